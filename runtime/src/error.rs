@@ -1,0 +1,251 @@
+//! The error-code registry and the HTTP and tool error envelopes.
+
+use serde::{Deserialize, Serialize};
+
+/// The registry of error codes every surface shares (DESIGN §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ErrorCode {
+    /// 400: the request is malformed.
+    BadRequest,
+    /// 401: no identity.
+    Unauthorized,
+    /// 403: the identity lacks the scope.
+    Forbidden,
+    /// 404: no such thing.
+    NotFound,
+    /// 405: the route exists, the method does not.
+    MethodNotAllowed,
+    /// 409: the state forbids it.
+    Conflict,
+    /// 429: too many calls.
+    RateLimited,
+    /// 400: arguments break the contract's schema.
+    ValidationError,
+    /// 500: the service broke its own contract, or failed.
+    InternalServerError,
+    /// 501: not implemented.
+    NotImplemented,
+    /// 408: took too long.
+    Timeout,
+}
+
+impl ErrorCode {
+    /// Every registry code.
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::BadRequest,
+        ErrorCode::Unauthorized,
+        ErrorCode::Forbidden,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::Conflict,
+        ErrorCode::RateLimited,
+        ErrorCode::ValidationError,
+        ErrorCode::InternalServerError,
+        ErrorCode::NotImplemented,
+        ErrorCode::Timeout,
+    ];
+
+    /// The code as written in contracts and envelopes, such as `NOT_FOUND`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorCode::BadRequest => "BAD_REQUEST",
+            ErrorCode::Unauthorized => "UNAUTHORIZED",
+            ErrorCode::Forbidden => "FORBIDDEN",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::MethodNotAllowed => "METHOD_NOT_ALLOWED",
+            ErrorCode::Conflict => "CONFLICT",
+            ErrorCode::RateLimited => "RATE_LIMITED",
+            ErrorCode::ValidationError => "VALIDATION_ERROR",
+            ErrorCode::InternalServerError => "INTERNAL_SERVER_ERROR",
+            ErrorCode::NotImplemented => "NOT_IMPLEMENTED",
+            ErrorCode::Timeout => "TIMEOUT",
+        }
+    }
+
+    /// The registry code named `name`.
+    pub fn from_name(name: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|c| c.name() == name)
+    }
+
+    /// The HTTP status of the code.
+    pub fn status(self) -> u16 {
+        match self {
+            ErrorCode::BadRequest | ErrorCode::ValidationError => 400,
+            ErrorCode::Unauthorized => 401,
+            ErrorCode::Forbidden => 403,
+            ErrorCode::NotFound => 404,
+            ErrorCode::MethodNotAllowed => 405,
+            ErrorCode::Timeout => 408,
+            ErrorCode::Conflict => 409,
+            ErrorCode::RateLimited => 429,
+            ErrorCode::InternalServerError => 500,
+            ErrorCode::NotImplemented => 501,
+        }
+    }
+
+    /// The CLI exit code of the code's class (DESIGN §4).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            ErrorCode::Unauthorized => 2,
+            ErrorCode::Forbidden => 3,
+            ErrorCode::NotFound => 4,
+            ErrorCode::Conflict => 5,
+            ErrorCode::RateLimited => 6,
+            ErrorCode::Timeout => 7,
+            _ => 1,
+        }
+    }
+}
+
+/// Whether a caller may retry a failure with this HTTP status.
+pub fn retryable_status(status: u16) -> bool {
+    matches!(status, 408 | 429 | 502 | 503 | 504)
+}
+
+/// An error a handler returns: a registry code or an application code, with a message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppError {
+    /// The code, such as `NOT_FOUND` or an application code such as `QUOTA_EXCEEDED`.
+    pub code: String,
+    /// What happened, for people.
+    pub message: String,
+    /// HTTP status; registry codes have theirs, application codes default to 500.
+    pub status: u16,
+    /// Structured facts about the failure.
+    pub details: Option<serde_json::Value>,
+    /// What the caller could do about it.
+    pub hint: Option<String>,
+}
+
+impl AppError {
+    /// An error with a registry code.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        AppError { code: code.name().to_owned(), message: message.into(), status: code.status(), details: None, hint: None }
+    }
+
+    /// An error with an application code (status 500 unless set with [`AppError::with_status`]).
+    pub fn app(code: impl Into<String>, message: impl Into<String>) -> Self {
+        let code = code.into();
+        let status = ErrorCode::from_name(&code).map_or(500, ErrorCode::status);
+        AppError { code, message: message.into(), status, details: None, hint: None }
+    }
+
+    /// Sets the HTTP status.
+    #[must_use]
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = status;
+        self
+    }
+
+    /// Attaches structured details.
+    #[must_use]
+    pub fn with_details(mut self, details: serde_json::Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// Attaches a hint.
+    #[must_use]
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The HTTP body: `{"error": {"code", "message", "details"?, "hint"?}}`.
+    pub fn http_envelope(&self) -> HttpErrorEnvelope {
+        HttpErrorEnvelope {
+            error: HttpErrorBody {
+                code: self.code.clone(),
+                message: self.message.clone(),
+                details: self.details.clone(),
+                hint: self.hint.clone(),
+            },
+        }
+    }
+
+    /// The tool envelope: `{"error": code, "details"?, "hint"?, "retryable"?}`.
+    pub fn tool_envelope(&self) -> ToolErrorEnvelope {
+        let mut details = self.details.clone();
+        if details.is_none() && !self.message.is_empty() {
+            details = Some(serde_json::json!({ "message": self.message }));
+        }
+        ToolErrorEnvelope {
+            error: self.code.clone(),
+            details,
+            hint: self.hint.clone(),
+            retryable: retryable_status(self.status).then_some(true),
+        }
+    }
+}
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for AppError {}
+
+/// The HTTP error body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HttpErrorEnvelope {
+    /// The error.
+    pub error: HttpErrorBody,
+}
+
+/// What the HTTP error body carries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HttpErrorBody {
+    /// The error code.
+    pub code: String,
+    /// What happened.
+    pub message: String,
+    /// Structured facts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// The error envelope of tool surfaces (MCP `isError` text, CLI stderr).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolErrorEnvelope {
+    /// The error code.
+    pub error: String,
+    /// Structured facts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Present (true) when the caller may retry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_complete_and_consistent() {
+        assert_eq!(ErrorCode::ALL.len(), 11);
+        for c in ErrorCode::ALL {
+            assert_eq!(ErrorCode::from_name(c.name()), Some(*c));
+        }
+        assert_eq!(ErrorCode::NotFound.status(), 404);
+        assert_eq!(ErrorCode::NotFound.exit_code(), 4);
+        assert_eq!(ErrorCode::ValidationError.exit_code(), 1);
+    }
+
+    #[test]
+    fn envelopes() {
+        let e = AppError::new(ErrorCode::RateLimited, "slow down").with_hint("wait a second");
+        let tool = serde_json::to_value(e.tool_envelope()).unwrap();
+        assert_eq!(tool, serde_json::json!({"error": "RATE_LIMITED", "details": {"message": "slow down"}, "hint": "wait a second", "retryable": true}));
+        let http = serde_json::to_value(AppError::new(ErrorCode::NotFound, "no such person").http_envelope()).unwrap();
+        assert_eq!(http, serde_json::json!({"error": {"code": "NOT_FOUND", "message": "no such person"}}));
+        assert_eq!(AppError::app("QUOTA_EXCEEDED", "x").status, 500);
+    }
+}

@@ -1,0 +1,339 @@
+//! The HTTP shape (DESIGN §3.2): paths, path params and their schema, query-encodable input,
+//! params/input key conflicts, and route conflicts across every contract given together.
+
+use std::collections::BTreeMap;
+
+use super::Cx;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::parse::ast::{Endpoint, Method, Schema, Sp};
+use crate::schema::{self, Types};
+use crate::source::Span;
+
+/// One segment of a route.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Seg {
+    /// A literal segment.
+    Lit(String),
+    /// `:name`.
+    Param(String),
+    /// `*name`, last and alone.
+    Wild(String),
+}
+
+/// Characters a literal path segment may hold without percent-encoding (RFC 3986 pchar).
+fn is_pchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~!$&'()+,;=:@".contains(c)
+}
+
+/// The span of bytes `lo..hi` inside a string value, when the source spelling allows it.
+fn inner(s: &Sp<String>, lo: usize, hi: usize) -> Span {
+    let written = (s.span.hi - s.span.lo) as usize;
+    let quote = match written.checked_sub(s.value.len()) {
+        Some(0) => 0,
+        Some(2) => 1,
+        _ => return s.span,
+    };
+    let start = s.span.lo as usize + quote;
+    Span::new(s.span.file, start + lo, start + hi)
+}
+
+/// Parses a route, reporting every malformed segment. `None` when any segment is malformed.
+pub(crate) fn parse_route(path: &Sp<String>, what: &str, diags: &mut Diagnostics) -> Option<Vec<(Seg, Span)>> {
+    let s = path.value.as_str();
+    if !s.starts_with('/') {
+        diags.push(
+            Diagnostic::new(Code::InvalidPath, path.span, format!("{what} `{s}` does not start with `/`"))
+                .label("a route starts with `/`")
+                .help(format!("write `/{}`", s.trim_start_matches('/'))),
+        );
+        return None;
+    }
+    if s == "/" {
+        return Some(Vec::new());
+    }
+    let mut ok = true;
+    let mut segs = Vec::new();
+    if s.ends_with('/') {
+        let at = s.len() - 1;
+        diags.push(
+            Diagnostic::new(Code::InvalidPath, inner(path, at, at + 1), format!("{what} `{s}` ends with `/`"))
+                .label("trailing slash")
+                .help(format!("write `{}`", s.trim_end_matches('/'))),
+        );
+        return None;
+    }
+    let mut offset = 1;
+    for seg in s[1..].split('/') {
+        let span = inner(path, offset, offset + seg.len());
+        offset += seg.len() + 1;
+        match parse_segment(seg, span, what, diags) {
+            Some(parsed) => segs.push((parsed, span)),
+            None => ok = false,
+        }
+    }
+    ok.then_some(segs)
+}
+
+fn parse_segment(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> Option<Seg> {
+    if seg.is_empty() {
+        diags.push(Diagnostic::new(Code::InvalidPath, span, format!("{what} has an empty segment")).label("`//` here").help("remove the extra `/`"));
+        return None;
+    }
+    let name_ok = |n: &str| {
+        let mut chars = n.chars();
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if let Some(name) = seg.strip_prefix(':') {
+        if !name_ok(name) {
+            diags.push(
+                Diagnostic::new(Code::InvalidPathParam, span, format!("path parameter `{name}` is not a valid name"))
+                    .label("names match `^[A-Za-z_][A-Za-z0-9_]*$`")
+                    .help("a parameter takes a whole segment, such as `/:id`"),
+            );
+            return None;
+        }
+        return Some(Seg::Param(name.to_owned()));
+    }
+    if let Some(name) = seg.strip_prefix('*') {
+        if name.is_empty() {
+            diags.push(Diagnostic::new(Code::InvalidWildcard, span, "wildcard has no name").label("unnamed wildcard").help("name it, such as `/*rest`"));
+            return None;
+        }
+        if !name_ok(name) {
+            diags.push(
+                Diagnostic::new(Code::InvalidPathParam, span, format!("wildcard `{name}` is not a valid name"))
+                    .label("names match `^[A-Za-z_][A-Za-z0-9_]*$`"),
+            );
+            return None;
+        }
+        return Some(Seg::Wild(name.to_owned()));
+    }
+    if seg.contains('*') {
+        diags.push(
+            Diagnostic::new(Code::InvalidWildcard, span, format!("wildcard inside the segment `{seg}`"))
+                .label("a wildcard takes a whole segment")
+                .help("write the wildcard as its own last segment, such as `/*rest`"),
+        );
+        return None;
+    }
+    if let Some(bad) = seg.chars().find(|c| !is_pchar(*c)) {
+        diags.push(
+            Diagnostic::new(Code::InvalidPath, span, format!("{what} segment `{seg}` holds `{}`", bad.escape_default()))
+                .label("not allowed in a path segment")
+                .help("use letters, digits and `-._~`; parameters are `:name`"),
+        );
+        return None;
+    }
+    Some(Seg::Lit(seg.to_owned()))
+}
+
+/// The endpoint's full route (basePath + path), with the span of every segment, or `None` when
+/// either part is malformed (already reported).
+pub(crate) fn full_route(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) -> Option<Vec<(Seg, Span)>> {
+    let base = base_path(cx);
+    let base_segs = parse_route(&base, "basePath", &mut Diagnostics::default())?;
+    let path = e.path.as_ref()?;
+    let mut segs = base_segs;
+    segs.extend(parse_route(path, "path", diags)?);
+    Some(segs)
+}
+
+/// basePath as written, or `/` + service.
+pub(crate) fn base_path(cx: &Cx<'_>) -> Sp<String> {
+    match (&cx.c.base_path, &cx.c.service) {
+        (Some(b), _) => b.clone(),
+        (None, Some(s)) => Sp { value: format!("/{}", s.value), span: s.span },
+        (None, None) => Sp { value: "/".into(), span: cx.c.span },
+    }
+}
+
+/// basePath itself: well formed, no wildcard.
+pub(super) fn check_base_path(cx: &Cx<'_>, diags: &mut Diagnostics) {
+    let base = base_path(cx);
+    let what = if cx.c.base_path.is_some() { "basePath" } else { "the default basePath (`/` + service)" };
+    let mut found = Diagnostics::default();
+    let segs = parse_route(&base, what, &mut found);
+    let defaulted = cx.c.base_path.is_none();
+    for d in found.into_sorted() {
+        diags.push(if defaulted { d.help("set `basePath` explicitly, or rename the service") } else { d });
+    }
+    for (seg, span) in segs.unwrap_or_default() {
+        if let Seg::Wild(name) = seg {
+            diags.push(
+                Diagnostic::new(Code::InvalidWildcard, span, format!("wildcard `*{name}` in basePath"))
+                    .label("a wildcard must be the last segment of an endpoint path")
+                    .help("move the wildcard into the endpoint's `path`"),
+            );
+        }
+    }
+}
+
+/// Path params, params schema coverage, params/input conflicts, query-encodable input.
+pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
+    if let Some(path) = &e.path {
+        parse_route(path, "path", diags);
+    }
+    let Some(segs) = full_route(cx, e, &mut Diagnostics::default()) else { return };
+    let mut params: Vec<(&str, Span)> = Vec::new();
+    let last = segs.len().saturating_sub(1);
+    for (i, (seg, span)) in segs.iter().enumerate() {
+        let name = match seg {
+            Seg::Param(n) => n,
+            Seg::Wild(n) => {
+                if i != last {
+                    diags.push(
+                        Diagnostic::new(Code::InvalidWildcard, *span, format!("wildcard `*{n}` is not the last segment"))
+                            .label("segments follow it")
+                            .help("a wildcard captures the rest of the path, so it comes last"),
+                    );
+                }
+                n
+            }
+            Seg::Lit(_) => continue,
+        };
+        if let Some((_, first)) = params.iter().find(|(p, _)| p == name) {
+            diags.push(
+                Diagnostic::new(Code::DuplicatePathParam, *span, format!("path parameter `{name}` appears twice"))
+                    .label("named again here")
+                    .secondary(*first, "first named here")
+                    .help("give each parameter its own name"),
+            );
+        } else {
+            params.push((name, *span));
+        }
+    }
+    if let Some(schema) = &e.params {
+        check_params_schema(cx.types, schema, &params, diags);
+    }
+    if let Some(input) = &e.input {
+        for (key, _) in schema::properties(cx.types.resolve(&input.0)) {
+            let Some(name) = key.as_str() else { continue };
+            if let Some((_, at)) = params.iter().find(|(p, _)| *p == name) {
+                diags.push(
+                    Diagnostic::new(Code::ParamsInputConflict, key.span, format!("`{name}` is both a path parameter and an input key"))
+                        .label("declared in input")
+                        .secondary(*at, "path parameter")
+                        .help("tool arguments merge params and input into one object; rename one of them"),
+                );
+            }
+        }
+        if let Some(m) = e.method.as_ref().filter(|m| m.value.input_in_query()) {
+            check_query_input(cx.types, input, m, diags);
+        }
+    }
+}
+
+fn check_params_schema(types: Types<'_>, declared: &Schema, params: &[(&str, Span)], diags: &mut Diagnostics) {
+    let resolved = types.resolve(&declared.0);
+    if !schema::is_object(&declared.0, types) {
+        diags.push(
+            Diagnostic::new(Code::InvalidParamsSchema, declared.key(), "`params` is not an object schema")
+                .label("expected `type: object` with one property per path parameter"),
+        );
+        return;
+    }
+    let props = schema::properties(resolved);
+    let required = schema::required(resolved);
+    for (name, span) in params {
+        let listed = props.iter().any(|(k, _)| k.as_str() == Some(name));
+        if !listed || !required.contains(name) {
+            let what = if listed { "is not listed in `params.required`" } else { "is not declared in `params`" };
+            diags.push(
+                Diagnostic::new(Code::ParamNotDeclared, *span, format!("path parameter `{name}` {what}"))
+                    .label("path parameter")
+                    .secondary(declared.key(), "params declared here")
+                    .help(format!("declare `{name}` under `params.properties` and list it in `params.required`")),
+            );
+        }
+    }
+    for (key, value) in props {
+        let Some(name) = key.as_str() else { continue };
+        if !params.iter().any(|(p, _)| *p == name) {
+            diags.push(
+                Diagnostic::new(Code::ParamNotInPath, key.span, format!("`params` declares `{name}`, which is not in the path"))
+                    .label("no `:name` segment for this")
+                    .help(format!("add `/:{name}` to the path, or move `{name}` to `input`")),
+            );
+        } else if !schema::is_scalar(value, types) {
+            diags.push(
+                Diagnostic::new(Code::InvalidParamsSchema, key.span, format!("path parameter `{name}` is not a scalar"))
+                    .label("a path segment carries a string, number, integer, boolean or enum"),
+            );
+        }
+    }
+}
+
+fn check_query_input(types: Types<'_>, input: &Schema, method: &Sp<Method>, diags: &mut Diagnostics) {
+    let m = method.value.as_str();
+    let resolved = types.resolve(&input.0);
+    if !schema::is_object(&input.0, types) {
+        diags.push(
+            Diagnostic::new(Code::InputNotQueryEncodable, input.key(), format!("{m} input is not an object schema"))
+                .label("a query string carries named fields")
+                .secondary(method.span, format!("{m} sends input in the query string"))
+                .help("make the input an object of scalars, or use POST"),
+        );
+        return;
+    }
+    for (key, value) in schema::properties(resolved) {
+        let flat = schema::is_scalar(value, types) || {
+            let v = types.resolve(value);
+            schema::type_set(v).is_some_and(|t| t.contains("array")) && v.get("items").is_some_and(|i| schema::is_scalar(i, types))
+        };
+        if !flat {
+            diags.push(
+                Diagnostic::new(Code::InputNotQueryEncodable, key.span, format!("{m} input field `{}` cannot be sent in a query string", key.as_str().unwrap_or_default()))
+                    .label("not a scalar, enum or array of scalars")
+                    .secondary(method.span, format!("{m} sends input in the query string"))
+                    .help("flatten the field into scalars, or use POST with a JSON body"),
+            );
+        }
+    }
+    if let Some(extra) = resolved.get("additionalProperties").filter(|a| a.as_bool().is_none() && !schema::is_scalar(a, types)) {
+        diags.push(
+            Diagnostic::new(Code::InputNotQueryEncodable, extra.span, format!("{m} input allows additional properties that are not scalars"))
+                .label("a query string value is a scalar")
+                .help("use `additionalProperties: false`, or a scalar schema"),
+        );
+    }
+}
+
+/// Two routes with the same method and shape conflict, across every contract given together.
+pub(super) fn check_routes(all: &[Cx<'_>], diags: &mut Diagnostics) {
+    let mut seen: BTreeMap<(Method, Vec<String>), (String, Span)> = BTreeMap::new();
+    for cx in all {
+        for e in cx.endpoints() {
+            let (Some(method), Some(path)) = (&e.method, &e.path) else { continue };
+            let Some(segs) = full_route(cx, e, &mut Diagnostics::default()) else { continue };
+            let shape: Vec<String> = segs
+                .iter()
+                .map(|(s, _)| match s {
+                    Seg::Lit(l) => l.clone(),
+                    Seg::Param(_) => ":".into(),
+                    Seg::Wild(_) => "*".into(),
+                })
+                .collect();
+            let route = format!("{} /{}", method.value.as_str(), segs.iter().map(|(s, _)| seg_text(s)).collect::<Vec<_>>().join("/"));
+            match seen.get(&(method.value, shape.clone())) {
+                Some((first, at)) => diags.push(
+                    Diagnostic::new(Code::RouteConflict, path.span, format!("route `{route}` conflicts with `{first}`"))
+                        .label("same method and shape")
+                        .secondary(*at, "the other route")
+                        .note("parameters match any segment, so `:id` and `:name` in the same place are the same route")
+                        .help("change one path or method"),
+                ),
+                None => {
+                    seen.insert((method.value, shape), (route, path.span));
+                }
+            }
+        }
+    }
+}
+
+fn seg_text(s: &Seg) -> String {
+    match s {
+        Seg::Lit(l) => l.clone(),
+        Seg::Param(p) => format!(":{p}"),
+        Seg::Wild(w) => format!("*{w}"),
+    }
+}

@@ -1,0 +1,327 @@
+//! Schemas (DESIGN §3.5): every keyword supported, refused by name, or reported as unknown;
+//! references resolved inside the contract; depth bounded; values checked against their
+//! schema; tool inputs and answers that are objects.
+
+use super::Cx;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::parse::ast::{Endpoint, Schema, Surface};
+use crate::parse::node::{Node, Value};
+use crate::schema::{self, REFUSED, SUPPORTED, TYPE_NAMES, TYPES_PREFIX, Types};
+
+/// The deepest schema nesting accepted (each `properties`/`items`/combinator level counts one).
+pub(crate) const MAX_SCHEMA_DEPTH: usize = 24;
+
+/// Every schema of a contract, then the object rules of the tool surfaces.
+pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
+    let mut roots: Vec<&Node> = Vec::new();
+    roots.extend(cx.types.iter().map(|(_, n)| n));
+    for e in cx.endpoints() {
+        roots.extend([&e.params, &e.input, &e.output].into_iter().flatten().map(|s| &s.0));
+        if let Some(v) = e.tool.as_ref().and_then(|t| t.value.view.as_ref()) {
+            roots.extend(v.value.output.as_ref().map(|s| &s.0));
+        }
+        if let Some(s) = &e.stream {
+            roots.extend([&s.value.item, &s.value.terminal].into_iter().flatten().map(|s| &s.0));
+        }
+    }
+    for t in cx.tools() {
+        roots.extend([&t.input, &t.output].into_iter().flatten().map(|s| &s.0));
+    }
+    for root in roots {
+        let before = diags.iter().count();
+        walk(cx.types, root, 1, diags);
+        if diags.iter().count() == before {
+            compiles(cx.types, root, diags);
+        }
+    }
+    for e in cx.endpoints() {
+        tool_shapes(cx, e, diags);
+    }
+    for t in cx.tools() {
+        let on_mcp = t.transports.as_ref().map_or(true, |l| l.value.iter().any(|s| s.value == Surface::Mcp));
+        if let Some(input) = &t.input {
+            object_input(cx.types, input, &t.name.value, diags);
+        }
+        if let (Some(output), true) = (&t.output, on_mcp) {
+            object_output(cx.types, output, &t.name.value, diags);
+        }
+    }
+    unused_types(cx, diags);
+}
+
+fn walk(types: Types<'_>, node: &Node, depth: usize, diags: &mut Diagnostics) {
+    if depth > MAX_SCHEMA_DEPTH {
+        diags.push(
+            Diagnostic::new(Code::SchemaTooDeep, node.span, format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"))
+                .label("too deep")
+                .help("name inner parts under `types:` and refer to them with `$ref`"),
+        );
+        return;
+    }
+    let entries = match &node.value {
+        Value::Bool(_) => return,
+        Value::Map(entries) => entries,
+        _ => {
+            diags.push(malformed(node, format!("a schema is a mapping or a boolean, found {}", node.kind())));
+            return;
+        }
+    };
+    for (k, v) in entries {
+        let Some(key) = k.as_str() else { continue };
+        keyword(types, key, k, v, node, depth, diags);
+    }
+}
+
+fn malformed(node: &Node, message: String) -> Diagnostic {
+    Diagnostic::new(Code::InvalidKeywordValue, node.span, message).label("malformed")
+}
+
+fn keyword(types: Types<'_>, key: &str, k: &Node, v: &Node, schema: &Node, depth: usize, diags: &mut Diagnostics) {
+    match key {
+        "$ref" => reference(types, v, diags),
+        "type" => type_keyword(v, diags),
+        "properties" => match v.as_map() {
+            Some(props) => props.iter().for_each(|(_, p)| walk(types, p, depth + 1, diags)),
+            None => diags.push(malformed(v, format!("`properties` is a mapping of schemas, found {}", v.kind()))),
+        },
+        "additionalProperties" | "items" => match &v.value {
+            Value::Seq(_) if key == "items" => diags.push(
+                Diagnostic::new(Code::UnsupportedKeyword, k.span, "`items` as a list (a tuple) is not supported")
+                    .label("tuple form")
+                    .help("use one schema for every item, or an object with named properties"),
+            ),
+            _ => walk(types, v, depth + 1, diags),
+        },
+        "oneOf" | "anyOf" | "allOf" => match v.as_seq() {
+            Some(branches) if !branches.is_empty() => {
+                branches.iter().for_each(|b| walk(types, b, depth + 1, diags));
+                if key == "oneOf" {
+                    one_of(types, k, branches, diags);
+                }
+            }
+            _ => diags.push(malformed(v, format!("`{key}` is a non-empty list of schemas"))),
+        },
+        "required" => required(v, schema, diags),
+        "enum" | "examples" => match v.as_seq() {
+            Some(values) if key == "examples" || !values.is_empty() => values.iter().for_each(|x| own_value(types, key, x, schema, diags)),
+            _ => diags.push(malformed(v, format!("`{key}` is a non-empty list"))),
+        },
+        "const" | "default" => own_value(types, key, v, schema, diags),
+        "format" | "description" | "title" | "pattern" if v.as_str().is_none() => diags.push(malformed(v, format!("`{key}` is a string, found {}", v.kind()))),
+        "deprecated" | "uniqueItems" if v.as_bool().is_none() => diags.push(malformed(v, format!("`{key}` is `true` or `false`, found {}", v.kind()))),
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" if !matches!(v.value, Value::Number(_)) => {
+            diags.push(malformed(v, format!("`{key}` is a number, found {}", v.kind())));
+        }
+        "minLength" | "maxLength" | "minItems" | "maxItems" if v.to_json().as_u64().is_none() => {
+            diags.push(malformed(v, format!("`{key}` is a non-negative integer, found {}", v.kind())));
+        }
+        _ if SUPPORTED.contains(&key) => {}
+        _ => diags.push(unsupported(key, k)),
+    }
+}
+
+fn unsupported(key: &str, k: &Node) -> Diagnostic {
+    if let Some((_, why)) = REFUSED.iter().find(|(r, _)| *r == key) {
+        return Diagnostic::new(Code::UnsupportedKeyword, k.span, format!("schema keyword `{key}` is not supported"))
+            .label("refused until supported end to end")
+            .help(*why);
+    }
+    let d = Diagnostic::new(Code::UnsupportedKeyword, k.span, format!("unknown schema keyword `{key}`")).label("not a supported keyword");
+    match SUPPORTED.iter().find(|s| strsim::jaro_winkler(s, key) > 0.85) {
+        Some(best) => d.help(format!("did you mean `{best}`?")),
+        None => d.note("every keyword is reflected in the Rust type, enforced at runtime, or refused; none is ignored"),
+    }
+}
+
+fn reference(types: Types<'_>, v: &Node, diags: &mut Diagnostics) {
+    let Some(r) = v.as_str() else {
+        diags.push(malformed(v, format!("`$ref` is a string, found {}", v.kind())));
+        return;
+    };
+    match r.strip_prefix(TYPES_PREFIX) {
+        Some(name) if types.get(name).is_some() => {}
+        Some(name) => {
+            let known: Vec<&str> = types.iter().map(|(n, _)| n).collect();
+            let d = Diagnostic::new(Code::UnresolvedRef, v.span, format!("`$ref` to undeclared type `{name}`")).label("no such type under `types:`");
+            diags.push(match known.iter().find(|k| strsim::jaro_winkler(k, name) > 0.8) {
+                Some(best) => d.help(format!("did you mean `{TYPES_PREFIX}{best}`?")),
+                None => d.help(format!("declare `{name}` under `types:`")),
+            });
+        }
+        None if r.starts_with('#') => diags.push(
+            Diagnostic::new(Code::UnresolvedRef, v.span, format!("`$ref: {r}` does not point under `#/types/`"))
+                .label("contracts refer to shared types only")
+                .help("declare the schema under `types:` and refer to it as `#/types/NAME`"),
+        ),
+        None => diags.push(
+            Diagnostic::new(Code::ExternalRef, v.span, format!("`$ref: {r}` leaves the contract"))
+                .label("references to other files and the network are never followed")
+                .help("copy the schema under `types:` and refer to it as `#/types/NAME`"),
+        ),
+    }
+}
+
+fn type_keyword(v: &Node, diags: &mut Diagnostics) {
+    let names: Vec<&Node> = match &v.value {
+        Value::String(_) => vec![v],
+        Value::Seq(items) if !items.is_empty() => items.iter().collect(),
+        _ => {
+            diags.push(malformed(v, "`type` is a type name or a non-empty list of them".into()));
+            return;
+        }
+    };
+    for n in names {
+        match n.as_str() {
+            Some(t) if TYPE_NAMES.contains(&t) => {}
+            other => {
+                let d = Diagnostic::new(Code::InvalidKeywordValue, n.span, format!("`{}` is not a JSON Schema type", other.unwrap_or(n.kind())))
+                    .label("unknown type");
+                diags.push(match other.and_then(|t| TYPE_NAMES.iter().find(|k| strsim::jaro_winkler(k, t) > 0.8)) {
+                    Some(best) => d.help(format!("did you mean `{best}`?")),
+                    None => d.help(format!("use one of {}", TYPE_NAMES.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", "))),
+                });
+            }
+        }
+    }
+}
+
+fn required(v: &Node, schema_node: &Node, diags: &mut Diagnostics) {
+    let Some(items) = v.as_seq().filter(|i| i.iter().all(|n| n.as_str().is_some())) else {
+        diags.push(malformed(v, "`required` is a list of property names".into()));
+        return;
+    };
+    let Some(props) = schema_node.get("properties").and_then(Node::as_map) else { return };
+    for n in items {
+        let name = n.as_str().unwrap_or_default();
+        if !props.iter().any(|(k, _)| k.as_str() == Some(name)) {
+            diags.push(
+                Diagnostic::new(Code::RequiredNotDeclared, n.span, format!("`{name}` is required but not declared in `properties`"))
+                    .label("no such property")
+                    .help(format!("declare `{name}` under `properties`, or remove it from `required`")),
+            );
+        }
+    }
+}
+
+/// `oneOf` is discriminated by a `const` property common to every branch, or its branches have
+/// distinct types; anything else is ambiguous in Rust and refused.
+fn one_of(types: Types<'_>, k: &Node, branches: &[Node], diags: &mut Diagnostics) {
+    let resolved: Vec<&Node> = branches.iter().map(|b| types.resolve(b)).collect();
+    let consts = |b: &Node| -> Vec<(String, serde_json::Value)> {
+        schema::properties(b)
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), types.resolve(v).get("const")?.to_json())))
+            .filter(|(k, _)| schema::required(b).contains(&k.as_str()))
+            .collect()
+    };
+    let first = consts(resolved[0]);
+    let discriminated = first.iter().any(|(name, _)| {
+        let values: Vec<serde_json::Value> = resolved.iter().filter_map(|b| consts(b).into_iter().find(|(n, _)| n == name).map(|(_, v)| v)).collect();
+        values.len() == resolved.len() && (1..values.len()).all(|i| !values[..i].contains(&values[i]))
+    });
+    fn type_of(b: &Node) -> Option<&str> {
+        schema::type_set(b).filter(|s| s.len() == 1).and_then(|s| s.into_iter().next().map(|t| if t == "integer" { "number" } else { t }))
+    }
+    let kinds: Vec<Option<&str>> = resolved.iter().map(|b| type_of(b)).collect();
+    let distinct = kinds.iter().all(Option::is_some) && (1..kinds.len()).all(|i| !kinds[..i].contains(&kinds[i]));
+    if !discriminated && !distinct {
+        diags.push(
+            Diagnostic::new(Code::AmbiguousOneOf, k.span, "`oneOf` branches are neither discriminated nor of distinct types")
+                .label("a value could match several branches")
+                .help("give every branch a required property with a distinct `const` (such as `kind: {const: card}`), or use branches of different types"),
+        );
+    }
+}
+
+/// `default`, `const`, `enum` and `examples` values must satisfy the schema they stand in.
+fn own_value(types: Types<'_>, key: &str, value: &Node, schema_node: &Node, diags: &mut Diagnostics) {
+    if let Some(message) = schema::first_violation(types, schema_node, &value.to_json(), "schema") {
+        diags.push(
+            Diagnostic::new(Code::InvalidSchemaValue, value.span, format!("this `{key}` value breaks its own schema"))
+                .label(message)
+                .help(format!("change the `{key}` value or the schema")),
+        );
+    }
+}
+
+/// A schema the structural walk accepted must also compile (a malformed `pattern`, say).
+fn compiles(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
+    if let Err(e) = jsonschema::validator_for(&types.to_standalone_json(root)) {
+        diags.push(malformed(root, format!("schema does not compile: {e}")));
+    }
+}
+
+fn tool_shapes(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
+    if super::is_http_only(e) || !cx.is_tool(e) {
+        return;
+    }
+    let name = &e.action.value;
+    if let Some(input) = &e.input {
+        object_input(cx.types, input, name, diags);
+    }
+    if !cx.surfaces(e).contains(&Surface::Mcp) {
+        return;
+    }
+    let view_output = e.tool.as_ref().and_then(|t| t.value.view.as_ref()).and_then(|v| v.value.output.as_ref());
+    if let Some(output) = view_output.or(e.output.as_ref()) {
+        object_output(cx.types, output, name, diags);
+    }
+}
+
+fn object_input(types: Types<'_>, input: &Schema, name: &str, diags: &mut Diagnostics) {
+    if !schema::is_object(&input.0, types) {
+        diags.push(
+            Diagnostic::new(Code::ToolInputNotObject, input.key(), format!("tool input of `{name}` is not an object schema"))
+                .label("tool arguments are one JSON object")
+                .help("wrap the input in `type: object` with named properties"),
+        );
+    }
+}
+
+fn object_output(types: Types<'_>, output: &Schema, name: &str, diags: &mut Diagnostics) {
+    if !schema::is_object(&output.0, types) {
+        diags.push(
+            Diagnostic::new(Code::ToolOutputNotObject, output.key(), format!("tool answer of `{name}` is not an object schema"))
+                .label("MCP 2025-11-25 `structuredContent` is an object")
+                .help("wrap the answer in an object (such as `{items: [...]}`), declare a view whose output is an object, or drop MCP from `expose`"),
+        );
+    }
+}
+
+/// Warns about shared types nothing refers to.
+fn unused_types(cx: &Cx<'_>, diags: &mut Diagnostics) {
+    let Some(types) = &cx.c.types else { return };
+    let mut text = String::new();
+    let mut collect = |n: &Node| text.push_str(&n.to_json().to_string());
+    for (_, t) in types.value.iter() {
+        collect(&t.0);
+    }
+    for e in cx.endpoints() {
+        for s in [&e.params, &e.input, &e.output].into_iter().flatten() {
+            collect(&s.0);
+        }
+        if let Some(v) = e.tool.as_ref().and_then(|t| t.value.view.as_ref()).and_then(|v| v.value.output.as_ref()) {
+            collect(&v.0);
+        }
+        if let Some(s) = &e.stream {
+            for x in [&s.value.item, &s.value.terminal].into_iter().flatten() {
+                collect(&x.0);
+            }
+        }
+    }
+    for t in cx.tools() {
+        for s in [&t.input, &t.output].into_iter().flatten() {
+            collect(&s.0);
+        }
+    }
+    for (name, _) in types.value.iter() {
+        let needle = serde_json::to_string(&format!("{TYPES_PREFIX}{}", name.value)).unwrap_or_default();
+        if !text.contains(&needle) {
+            diags.push(
+                Diagnostic::new(Code::UnusedType, name.span, format!("type `{}` is never referred to", name.value))
+                    .label("unused")
+                    .help(format!("refer to it as `$ref: \"{TYPES_PREFIX}{}\"`, or remove it", name.value)),
+            );
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The one catalog of diagnostic codes: stable ids, severities and one-line summaries.
+
+use super::Severity;
+
+macro_rules! catalog {
+    ($($(#[$doc:meta])* $name:ident = $id:literal, $sev:ident, $summary:literal;)*) => {
+        /// A stable diagnostic code. Codes are never reused or renumbered.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl Code {
+            /// Every code, in catalog order.
+            pub const ALL: &'static [Code] = &[$(Code::$name,)*];
+
+            /// The stable id, such as `E0511`.
+            pub fn id(self) -> &'static str {
+                match self { $(Code::$name => $id,)* }
+            }
+
+            /// Error or warning.
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$name => Severity::$sev,)* }
+            }
+
+            /// One line describing what the code means.
+            pub fn summary(self) -> &'static str {
+                match self { $(Code::$name => $summary,)* }
+            }
+
+            /// The code with the given id, if the catalog has one.
+            pub fn from_id(id: &str) -> Option<Code> {
+                Code::ALL.iter().copied().find(|c| c.id().eq_ignore_ascii_case(id))
+            }
+        }
+    };
+}
+
+catalog! {
+    // E00xx: reading the file and the shape of the YAML.
+    /// The file is not well-formed YAML.
+    YamlSyntax = "E0001", Error, "the file is not well-formed YAML";
+    /// The file is larger than a contract may be.
+    FileTooLarge = "E0002", Error, "the file is larger than a contract may be";
+    /// The file is not valid UTF-8.
+    InvalidUtf8 = "E0003", Error, "the file is not valid UTF-8";
+    /// The document exceeds a parser limit (alias expansion, node count, nesting).
+    YamlLimit = "E0004", Error, "the document exceeds a parser limit";
+    /// A YAML feature the DSL does not accept (several documents, non-string keys, tags).
+    YamlUnsupported = "E0005", Error, "a YAML feature contracts do not use";
+    /// `stitch:` is missing or names a version this stitchgen does not know.
+    UnknownVersion = "E0010", Error, "missing or unknown `stitch:` version";
+    /// A mapping key appears twice.
+    DuplicateKey = "E0011", Error, "a mapping key appears twice";
+    /// A key the DSL does not define at that place.
+    UnknownKey = "E0012", Error, "a key the DSL does not define here";
+    /// A value of the wrong kind (a list where a string belongs, say).
+    WrongKind = "E0013", Error, "a value of the wrong kind";
+    /// A required key is missing.
+    MissingKey = "E0014", Error, "a required key is missing";
+    /// A value outside the allowed set (an unknown method or surface, say).
+    InvalidValue = "E0015", Error, "a value outside the allowed set";
+    /// A name or description that must not be blank is blank.
+    BlankValue = "E0016", Error, "a value that must not be blank is blank";
+
+    // E01xx: contract and operation identity.
+    /// Two contracts given together declare the same service.
+    DuplicateService = "E0100", Error, "two contracts given together declare the same service";
+    /// Two operations of one service share an action.
+    DuplicateAction = "E0102", Error, "two operations of one service share an action";
+    /// An error code in `errors` that is neither in the registry nor an application code.
+    InvalidErrorCode = "E0103", Error, "an `errors` entry that is not a valid error code";
+
+    // E02xx: the HTTP shape.
+    /// A path or basePath that is not a well-formed route.
+    InvalidPath = "E0200", Error, "a path that is not a well-formed route";
+    /// A path parameter whose name is not an identifier.
+    InvalidPathParam = "E0201", Error, "a path parameter name that is not an identifier";
+    /// A path parameter named twice in one route.
+    DuplicatePathParam = "E0202", Error, "a path parameter named twice in one route";
+    /// A wildcard that is unnamed, not last, or not alone in its segment.
+    InvalidWildcard = "E0203", Error, "a wildcard that is unnamed, not last, or not alone";
+    /// A path parameter the `params` schema does not declare as a required property.
+    ParamNotDeclared = "E0204", Error, "a path parameter missing from `params`";
+    /// A `params` property that is not a path parameter.
+    ParamNotInPath = "E0205", Error, "a `params` property that is not in the path";
+    /// Two routes with the same method and shape.
+    RouteConflict = "E0206", Error, "two routes with the same method and shape";
+    /// GET or DELETE input that cannot be encoded as a query string.
+    InputNotQueryEncodable = "E0207", Error, "GET/DELETE input that a query string cannot carry";
+    /// A key declared both by `params` and by `input`.
+    ParamsInputConflict = "E0208", Error, "a key declared by both `params` and `input`";
+    /// A `params` schema that is not an object of scalar properties.
+    InvalidParamsSchema = "E0209", Error, "`params` is not an object of scalar properties";
+
+    // E03xx: HTTP-only endpoint kinds and exposure.
+    /// An HTTP-only kind exposed on a tool surface.
+    HttpOnlyExposed = "E0300", Error, "an HTTP-only endpoint exposed on a tool surface";
+    /// The `tool` group on an endpoint that can never be a tool.
+    ToolGroupNotAllowed = "E0301", Error, "a `tool` group on an endpoint that is never a tool";
+    /// `rawResponse` broken: output given, or contentType without rawResponse.
+    InvalidRawResponse = "E0302", Error, "a raw response declared inconsistently";
+    /// HEAD without `rawResponse: true`.
+    HeadWithoutRawResponse = "E0303", Error, "a HEAD endpoint without `rawResponse: true`";
+    /// `rawBody` on a method without a body, without input, or with multipart.
+    InvalidRawBody = "E0304", Error, "`rawBody` where no JSON body can be read";
+    /// A multipart upload declared inconsistently.
+    InvalidMultipart = "E0305", Error, "a multipart upload declared inconsistently";
+    /// `responseMeta` with a status that is not 2xx, or 204/205 with output.
+    InvalidResponseMeta = "E0306", Error, "`responseMeta` with an unusable status";
+    /// A stream declared inconsistently.
+    InvalidStream = "E0307", Error, "a stream declared inconsistently";
+    /// Two HTTP-only kinds that exclude each other on one endpoint.
+    ConflictingKinds = "E0308", Error, "two HTTP-only kinds that exclude each other";
+    /// An `expose` or `transports` list that is empty or repeats a surface.
+    InvalidExposure = "E0310", Error, "an exposure list that is empty or repeats a surface";
+
+    // E05xx: the `tool` group, tool names and tool views.
+    /// A tool option written at the top level of an endpoint, where it used to live.
+    MovedToolKey = "E0500", Error, "a tool option outside the `tool` group";
+    /// The `tool` group on an endpoint with no tool transport.
+    ToolGroupWithoutTool = "E0502", Error, "a `tool` group on an endpoint with no tool transport";
+    /// A view with none of `defaults`, `output`, `project`.
+    EmptyView = "E0510", Error, "a tool view that declares nothing";
+    /// A view default the input schema rejects.
+    InvalidViewDefault = "E0511", Error, "a tool view default the input schema rejects";
+    /// A view default for a key the input does not declare.
+    UnknownViewDefault = "E0512", Error, "a tool view default for a key the input lacks";
+    /// A view default for a path parameter.
+    ViewDefaultForParam = "E0513", Error, "a tool view default for a path parameter";
+    /// View defaults where the input is not an object schema.
+    ViewDefaultsWithoutObjectInput = "E0514", Error, "tool view defaults without an object input";
+    /// A view on an endpoint without a full `output`.
+    ViewWithoutOutput = "E0515", Error, "a tool view on an endpoint without `output`";
+    /// A slice whose schema does not accept every full result.
+    SliceNotSatisfiable = "E0517", Error, "a tool view slice the full output cannot satisfy";
+    /// A tool name outside `^[A-Za-z0-9_-]{1,64}$`.
+    InvalidToolName = "E0550", Error, "a tool name outside `^[A-Za-z0-9_-]{1,64}$`";
+    /// A tool name that cannot be derived (the service has no letter or digit).
+    UnderivableToolName = "E0551", Error, "a tool name that cannot be derived";
+    /// Two tools with one name on one transport.
+    DuplicateToolName = "E0552", Error, "two tools with one name on one transport";
+
+    // E06xx: schemas.
+    /// A `$ref` to a type the contract does not declare.
+    UnresolvedRef = "E0600", Error, "a `$ref` to a type the contract does not declare";
+    /// A `$ref` that leaves the contract.
+    ExternalRef = "E0601", Error, "a `$ref` that leaves the contract";
+    /// A schema keyword stitchgen does not support end to end.
+    UnsupportedKeyword = "E0602", Error, "a schema keyword that is not supported";
+    /// A keyword whose value is malformed.
+    InvalidKeywordValue = "E0603", Error, "a schema keyword with a malformed value";
+    /// A tool input that is not an object schema.
+    ToolInputNotObject = "E0604", Error, "a tool input that is not an object schema";
+    /// A tool answer that is not an object, for an MCP target that requires one.
+    ToolOutputNotObject = "E0605", Error, "a tool answer that is not an object schema";
+    /// A schema nested deeper than the limit.
+    SchemaTooDeep = "E0606", Error, "a schema nested deeper than the limit";
+    /// A `required` entry with no matching property.
+    RequiredNotDeclared = "E0607", Error, "a `required` entry with no matching property";
+    /// A `oneOf` whose branches are neither discriminated by a `const` property nor of distinct types.
+    AmbiguousOneOf = "E0608", Error, "a `oneOf` that is neither discriminated nor of distinct types";
+    /// A `default`, `const`, `enum` or `examples` value its own schema rejects.
+    InvalidSchemaValue = "E0609", Error, "a schema value its own schema rejects";
+
+    // E07xx: runtime tools.
+    /// A runtime tool with an empty transport list.
+    NoTransports = "E0700", Error, "a runtime tool with no transport";
+    /// `present` on a runtime tool without `output`.
+    PresentWithoutOutput = "E0701", Error, "a presenter on a runtime tool without `output`";
+    /// A presenter for a transport the tool is not mounted on.
+    PresenterNotMounted = "E0702", Error, "a presenter for a transport the tool is not on";
+
+    // E08xx: Rust names.
+    /// Two names that become the same Rust identifier.
+    IdentCollision = "E0800", Error, "two names that become the same Rust identifier";
+    /// A name that cannot become a Rust identifier.
+    InvalidIdent = "E0801", Error, "a name that cannot become a Rust identifier";
+
+    // W0xxx: warnings.
+    /// A shared type nothing refers to.
+    UnusedType = "W0001", Warning, "a shared type nothing refers to";
+    /// A view default that repeats the input schema's own `default`.
+    RedundantViewDefault = "W0002", Warning, "a tool view default that repeats the schema's `default`";
+}

@@ -1,0 +1,124 @@
+//! Names derived from a contract: tool names (DESIGN §3.3) and Rust identifiers.
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+
+/// The longest tool name MCP clients and function-calling providers all accept.
+pub const MAX_TOOL_NAME: usize = 64;
+
+/// Last segments that read the same in singular and plural.
+const UNCHANGED: &[&str] = &["analytics", "status", "stats", "settings", "media", "progress", "news"];
+
+/// The tool name derived from a service and an action, or `None` when the service has no
+/// letter or digit to name the tool after.
+pub fn derive_tool_name(service: &str, action: &str) -> Option<String> {
+    let svc = replace_outside(service, |c| c.is_ascii_alphanumeric() || c == '_');
+    if !svc.chars().any(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let singular = singularize_last_segment(&svc);
+    let m = replace_outside(action, |c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    Some(match m.as_str() {
+        "list" => format!("list_{svc}"),
+        "get" | "create" | "update" | "delete" => format!("{m}_{singular}"),
+        _ => {
+            let name = format!("{}_{singular}", snake(&m));
+            name.strip_prefix('_').map(str::to_owned).unwrap_or(name)
+        }
+    })
+}
+
+fn replace_outside(s: &str, keep: impl Fn(char) -> bool) -> String {
+    s.chars().map(|c| if keep(c) { c } else { '_' }).collect()
+}
+
+fn singularize_last_segment(svc: &str) -> String {
+    let (head, last) = match svc.rfind('_') {
+        Some(i) => svc.split_at(i + 1),
+        None => ("", svc),
+    };
+    let lower = last.to_ascii_lowercase();
+    let last = if UNCHANGED.contains(&lower.as_str()) {
+        last.to_owned()
+    } else if let Some(stem) = last.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if last.ends_with('s') && !last.ends_with("ss") {
+        last[..last.len() - 1].to_owned()
+    } else {
+        last.to_owned()
+    };
+    format!("{head}{last}")
+}
+
+/// snake_case, keeping a leading underscore so `_x` and `x` stay distinct.
+fn snake(s: &str) -> String {
+    let lead = if s.starts_with('_') { "_" } else { "" };
+    format!("{lead}{}", s.to_snake_case())
+}
+
+/// Whether a tool name is portable: `^[A-Za-z0-9_-]{1,64}$`.
+pub fn is_portable_tool_name(name: &str) -> bool {
+    (1..=MAX_TOOL_NAME).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// A snake_case Rust identifier (module, function) for `name`, or `None` when there is none.
+pub fn snake_ident(name: &str) -> Option<String> {
+    ident(name.to_snake_case())
+}
+
+/// An UpperCamelCase Rust identifier (type) for `name`, or `None` when there is none.
+pub fn type_ident(name: &str) -> Option<String> {
+    ident(name.to_upper_camel_case())
+}
+
+/// Names that cannot be written even as raw identifiers.
+const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+
+/// Module names the generated service module uses itself.
+pub const RESERVED_MODULES: &[&str] = &["types"];
+
+fn ident(s: String) -> Option<String> {
+    let mut chars = s.chars();
+    let first = chars.next()?;
+    let ok = (first.is_ascii_alphabetic() || first == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && !NOT_RAW.contains(&s.as_str());
+    ok.then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn design_examples() {
+        assert_eq!(derive_tool_name("users", "create").as_deref(), Some("create_user"));
+        assert_eq!(derive_tool_name("users", "list").as_deref(), Some("list_users"));
+        assert_eq!(derive_tool_name("bot-status", "get").as_deref(), Some("get_bot_status"));
+        assert_eq!(derive_tool_name("users", "updatePartial").as_deref(), Some("update_partial_user"));
+    }
+
+    #[test]
+    fn singular_rules() {
+        assert_eq!(derive_tool_name("categories", "get").as_deref(), Some("get_category"));
+        assert_eq!(derive_tool_name("address", "get").as_deref(), Some("get_address"));
+        assert_eq!(derive_tool_name("news", "get").as_deref(), Some("get_news"));
+        assert_eq!(derive_tool_name("site_settings", "update").as_deref(), Some("update_site_settings"));
+        assert_eq!(derive_tool_name("people", "archive").as_deref(), Some("archive_people"));
+        assert_eq!(derive_tool_name("users", "_sync").as_deref(), Some("sync_user"));
+        assert_eq!(derive_tool_name("---", "get"), None);
+    }
+
+    #[test]
+    fn portable_names() {
+        assert!(is_portable_tool_name("list_users"));
+        assert!(!is_portable_tool_name(""));
+        assert!(!is_portable_tool_name("list users"));
+        assert!(!is_portable_tool_name(&"x".repeat(65)));
+    }
+
+    #[test]
+    fn identifiers() {
+        assert_eq!(snake_ident("updatePartial").as_deref(), Some("update_partial"));
+        assert_eq!(type_ident("user-profile").as_deref(), Some("UserProfile"));
+        assert_eq!(snake_ident("123"), None);
+        assert_eq!(snake_ident("---"), None);
+    }
+}

@@ -1,0 +1,462 @@
+//! The contract as written: every field optional where the author may omit it or get it wrong,
+//! every value with its span. Derives the DSL's own JSON Schema (`stitchgen schema`).
+// The doc comments below are the field descriptions editors show; keep them for users.
+
+use schemars::JsonSchema;
+
+use super::node::Node;
+use crate::source::{FileId, Span};
+
+/// A value with the span it was written at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sp<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl<T: JsonSchema> JsonSchema for Sp<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// An ordered mapping from names to values, each name with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entries<T>(pub Vec<(Sp<String>, T)>);
+
+impl<T> Default for Entries<T> {
+    fn default() -> Self {
+        Entries(Vec::new())
+    }
+}
+
+impl<T> Entries<T> {
+    /// The entries in source order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Sp<String>, &T)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+    /// The value under `key`.
+    pub fn get(&self, key: &str) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k.value == key).map(|(_, v)| v)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Entries<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Map_of_{}", T::schema_name()).into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let value = generator.subschema_for::<T>();
+        schemars::json_schema!({ "type": "object", "additionalProperties": value })
+    }
+}
+
+/// A JSON Schema (the 2020-12 subset of DESIGN §3.5) written as YAML, kept as a spanned tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schema(pub Node, pub Span);
+
+impl Schema {
+    /// The key the schema was written under (`input:`, a type's name), for labels about it.
+    pub fn key(&self) -> Span {
+        self.1
+    }
+}
+
+impl JsonSchema for Schema {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Schema".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A JSON Schema (2020-12 keywords, the subset stitchgen supports) written as YAML; refer to shared types with {$ref: \"#/types/NAME\"}.",
+            "type": ["object", "boolean"]
+        })
+    }
+}
+
+/// Any YAML value, kept as written (`meta`, view defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Any(pub Node);
+
+impl JsonSchema for Any {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Any".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!(true)
+    }
+}
+
+/// A stitchgen contract: one service, written once, served on HTTP, MCP, agent tools and CLI.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(title = "stitchgen contract", rename_all = "camelCase", deny_unknown_fields)]
+pub struct Contract {
+    /// The file this contract was read from.
+    #[schemars(skip)]
+    pub file: FileId,
+    /// The whole document.
+    #[schemars(skip)]
+    pub span: Span,
+    /// DSL version. Only `1` exists.
+    #[schemars(required, range(min = 1, max = 1))]
+    pub stitch: Option<Sp<u64>>,
+    /// Service name: tool names, operation identity, default URL prefix.
+    #[schemars(required)]
+    pub service: Option<Sp<String>>,
+    /// OpenAPI `info.title` when this is the only contract.
+    pub title: Option<Sp<String>>,
+    /// OpenAPI `info.version`.
+    pub version: Option<Sp<String>>,
+    /// URL prefix of every endpoint; default `/` + service. May hold `:param` segments.
+    pub base_path: Option<Sp<String>>,
+    /// Default scope of every endpoint (a free string); absent means `public`.
+    pub scope: Option<Sp<String>>,
+    /// Opaque map, shallow-merged under each endpoint's `meta`; never emitted.
+    pub meta: Option<Any>,
+    /// `default`: an omitted `expose` means HTTP, MCP and AGENT. `explicit`: it means HTTP only.
+    pub tool_exposure: Option<Sp<ToolExposure>>,
+    /// Shared named schemas, referred to as `{$ref: "#/types/NAME"}`.
+    pub types: Option<Sp<Entries<Schema>>>,
+    /// The endpoints, keyed by action (the handler method name), in order.
+    pub endpoints: Option<Sp<Entries<Endpoint>>>,
+    /// Runtime (pathless) tools, keyed by tool name.
+    pub tools: Option<Sp<Entries<RuntimeTool>>>,
+}
+
+/// Whether an omitted `expose` puts endpoints on the tool surfaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+pub enum ToolExposure {
+    /// An omitted `expose` means HTTP, MCP and AGENT.
+    Default,
+    /// An omitted `expose` means HTTP only.
+    Explicit,
+}
+
+/// An HTTP method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, JsonSchema)]
+#[schemars(rename_all = "UPPERCASE")]
+pub enum Method {
+    /// GET
+    Get,
+    /// HEAD
+    Head,
+    /// POST
+    Post,
+    /// PUT
+    Put,
+    /// PATCH
+    Patch,
+    /// DELETE
+    Delete,
+}
+
+impl Method {
+    /// The method as written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Head => "HEAD",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+    /// Whether input travels in the query string rather than a body.
+    pub fn input_in_query(self) -> bool {
+        matches!(self, Method::Get | Method::Head | Method::Delete)
+    }
+    /// Whether the method carries a request body.
+    pub fn has_body(self) -> bool {
+        matches!(self, Method::Post | Method::Put | Method::Patch)
+    }
+}
+
+/// A surface an operation can be served on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, JsonSchema)]
+#[schemars(rename_all = "UPPERCASE")]
+pub enum Surface {
+    /// HTTP, for code: the full answer.
+    Http,
+    /// MCP `tools/list` and `tools/call`.
+    Mcp,
+    /// Agent function tools.
+    Agent,
+    /// The generated command line.
+    Cli,
+}
+
+impl Surface {
+    /// The name as written in contracts.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Surface::Http => "HTTP",
+            Surface::Mcp => "MCP",
+            Surface::Agent => "AGENT",
+            Surface::Cli => "CLI",
+        }
+    }
+    /// Whether this is a tool surface (every surface but HTTP).
+    pub fn is_tool(self) -> bool {
+        self != Surface::Http
+    }
+}
+
+/// One endpoint: an HTTP route, and a tool unless it says otherwise.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Endpoint {
+    /// The action (the key in `endpoints`).
+    #[schemars(skip)]
+    pub action: Sp<String>,
+    /// HTTP method.
+    #[schemars(required)]
+    pub method: Option<Sp<Method>>,
+    /// Route under basePath; `:id` path params; a terminal `/*rest` wildcard.
+    #[schemars(required)]
+    pub path: Option<Sp<String>>,
+    /// What it does; also the tool description a model reads. Not blank.
+    #[schemars(required)]
+    pub desc: Option<Sp<String>>,
+    /// Scope override for this endpoint.
+    pub scope: Option<Sp<String>>,
+    /// Path parameters; inferred as strings from the path when absent.
+    pub params: Option<Schema>,
+    /// Query string for GET/DELETE, JSON body otherwise.
+    pub input: Option<Schema>,
+    /// The full answer; absent means 204 and a handler returning `()`.
+    pub output: Option<Schema>,
+    /// Surfaces; absent means HTTP, MCP, AGENT (CLI is opt-in).
+    pub expose: Option<Sp<Vec<Sp<Surface>>>>,
+    /// Documented extra error codes.
+    pub errors: Option<Sp<Vec<Sp<String>>>>,
+    /// Opaque map; never emitted.
+    pub meta: Option<Any>,
+    /// Options read only by the tool surfaces.
+    pub tool: Option<Sp<ToolGroup>>,
+    /// The handler owns the response bytes (HTTP only).
+    pub raw_response: Option<Sp<bool>>,
+    /// Content type of a raw response.
+    pub content_type: Option<Sp<String>>,
+    /// The handler also gets the raw JSON text of the body (HTTP only).
+    pub raw_body: Option<Sp<bool>>,
+    /// A file upload (HTTP only).
+    pub multipart: Option<Sp<Multipart>>,
+    /// A declared success status and response headers (HTTP only).
+    pub response_meta: Option<Sp<ResponseMeta>>,
+    /// A contract-first NDJSON or SSE stream (HTTP only).
+    pub stream: Option<Sp<Stream>>,
+}
+
+/// Options read only by tool surfaces.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolGroup {
+    /// Tool name, used verbatim; else derived from service and action.
+    pub name: Option<Sp<String>>,
+    /// MCP tool annotations.
+    pub annotations: Option<Sp<Annotations>>,
+    /// UI hints, emitted under `_meta.ui`.
+    pub ui: Option<Sp<Ui>>,
+    /// The tool answer as a declared view of the HTTP answer.
+    pub view: Option<Sp<View>>,
+}
+
+/// MCP tool annotations.
+#[derive(Clone, Debug, Default, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Annotations {
+    /// Human-readable title; also the tool's `title`.
+    pub title: Option<Sp<String>>,
+    /// The tool does not modify its environment.
+    pub read_only_hint: Option<Sp<bool>>,
+    /// The tool may perform destructive updates.
+    pub destructive_hint: Option<Sp<bool>>,
+    /// Repeating a call with the same arguments has no further effect.
+    pub idempotent_hint: Option<Sp<bool>>,
+    /// The tool interacts with an open world of external entities.
+    pub open_world_hint: Option<Sp<bool>>,
+}
+
+/// UI hints for MCP clients that render apps.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Ui {
+    /// A `ui://` resource that renders the answer.
+    pub resource_uri: Option<Sp<String>>,
+    /// Who sees the tool.
+    pub visibility: Option<Sp<Vec<Sp<Visibility>>>>,
+}
+
+/// Who a tool is visible to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+pub enum Visibility {
+    /// The model.
+    Model,
+    /// The app.
+    App,
+}
+
+/// The endpoint's answer on the tool surfaces.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct View {
+    /// Values merged into a tool call's arguments before the one parse, for keys the caller omits.
+    pub defaults: Option<Sp<Entries<Any>>>,
+    /// The view's schema; alone, a slice of the full output.
+    pub output: Option<Schema>,
+    /// A Rust projection computes the answer from the full output.
+    pub project: Option<Sp<bool>>,
+}
+
+/// A file upload endpoint.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Multipart {
+    /// File fields by form field name.
+    #[schemars(required)]
+    pub files: Option<Sp<Entries<Sp<FileField>>>>,
+    /// Largest whole request, in bytes.
+    pub max_request_bytes: Option<Sp<u64>>,
+    /// Largest non-file field, in bytes.
+    pub max_field_bytes: Option<Sp<u64>>,
+}
+
+/// One file field of a multipart upload.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileField {
+    /// The field must be present.
+    pub required: Option<Sp<bool>>,
+    /// The field may carry several files.
+    pub multiple: Option<Sp<bool>>,
+    /// Most files (with `multiple`).
+    pub max_files: Option<Sp<u64>>,
+    /// Largest file, in bytes.
+    pub max_bytes: Option<Sp<u64>>,
+    /// Accepted content types, `type/subtype` or `type/*`.
+    pub content_types: Option<Sp<Vec<Sp<String>>>>,
+}
+
+/// A declared success status and response headers.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResponseMeta {
+    /// The success status, 2xx.
+    #[schemars(required)]
+    pub status: Option<Sp<u64>>,
+    /// Response headers the handler sets, by name.
+    pub headers: Option<Sp<Entries<Sp<ResponseHeader>>>>,
+}
+
+/// One declared response header.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResponseHeader {
+    /// What the header carries.
+    pub desc: Option<Sp<String>>,
+    /// The handler always sets it.
+    pub required: Option<Sp<bool>>,
+}
+
+/// A contract-first stream.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Stream {
+    /// Schema of one item.
+    #[schemars(required)]
+    pub item: Option<Schema>,
+    /// `ndjson` (default) or `sse`.
+    pub format: Option<Sp<StreamFormat>>,
+    /// `envelope` (default) or `item`.
+    pub framing: Option<Sp<Framing>>,
+    /// `stream-end` (default) or `terminal`.
+    pub completion: Option<Sp<Completion>>,
+    /// Schema of the terminal frame (with `completion: terminal`).
+    pub terminal: Option<Schema>,
+    /// Largest frame, in bytes.
+    pub max_frame_bytes: Option<Sp<u64>>,
+    /// Heartbeat interval, in milliseconds.
+    pub heartbeat_ms: Option<Sp<u64>>,
+    /// Longest stream, in milliseconds.
+    pub lifetime_ms: Option<Sp<u64>>,
+    /// Longest silence before the stream is closed, in seconds.
+    pub idle_timeout_seconds: Option<Sp<u64>>,
+}
+
+/// Wire format of a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+pub enum StreamFormat {
+    /// Newline-delimited JSON.
+    Ndjson,
+    /// Server-sent events.
+    Sse,
+}
+
+/// How stream frames are wrapped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+pub enum Framing {
+    /// Each frame is an envelope around an item.
+    Envelope,
+    /// Each frame is a bare item.
+    Item,
+}
+
+/// How a stream says it is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "kebab-case")]
+pub enum Completion {
+    /// The stream ends.
+    StreamEnd,
+    /// A terminal frame ends it.
+    Terminal,
+}
+
+/// A pathless operation served on tool transports through the same runner.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RuntimeTool {
+    /// The tool name (the key in `tools`).
+    #[schemars(skip)]
+    pub name: Sp<String>,
+    /// Identity action; default: the tool name.
+    pub action: Option<Sp<String>>,
+    /// What it does; the description a model reads. Not blank.
+    #[schemars(required)]
+    pub desc: Option<Sp<String>>,
+    /// An object schema.
+    pub input: Option<Schema>,
+    /// The answer.
+    pub output: Option<Schema>,
+    /// Tool transports; default `[MCP, AGENT]`; CLI is opt-in.
+    pub transports: Option<Sp<Vec<Sp<Surface>>>>,
+    /// MCP tool annotations.
+    pub annotations: Option<Sp<Annotations>>,
+    /// Presenter hooks to generate.
+    pub present: Option<Sp<Vec<Sp<Presenter>>>>,
+}
+
+/// A transport with a presenter hook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+pub enum Presenter {
+    /// MCP: content blocks and `_meta`.
+    Mcp,
+    /// Agent: what the model reads.
+    Agent,
+}

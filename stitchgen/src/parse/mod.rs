@@ -1,0 +1,130 @@
+//! Reading contract files: bytes → YAML tree with spans → the contract AST.
+
+pub mod ast;
+mod decode;
+pub mod node;
+
+use std::path::Path;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::source::{FileId, SourceMap, Span};
+use node::Node;
+
+/// The largest contract file read, in bytes. A 5,000-endpoint contract is about 3 MiB.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// The deepest YAML nesting accepted; bounds recursion everywhere downstream.
+pub const MAX_YAML_DEPTH: usize = 64;
+/// The most YAML nodes one file may hold, aliases expanded.
+pub const MAX_NODES: usize = 2_000_000;
+/// The most events alias expansion may replay: a few hundred small reuses pass, a
+/// billion-laughs document is refused long before it costs memory.
+pub const MAX_ALIAS_REPLAY: usize = 100_000;
+
+/// An I/O failure reading a contract: a usage problem, not a declaration error.
+#[derive(Debug)]
+pub struct ReadError {
+    /// The path as given.
+    pub path: String,
+    /// What the operating system said.
+    pub error: std::io::Error,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read `{}`: {}", self.path, self.error)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Reads one file into `sources`, bounded in size. Invalid UTF-8 and oversized files become
+/// diagnostics on the file; only I/O failures are errors.
+pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Option<FileId>, ReadError> {
+    use std::io::Read;
+    let err = |error| ReadError { path: crate::source::display_path(path), error };
+    let file = std::fs::File::open(path).map_err(err)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(err)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        let id = sources.add(path, String::new());
+        diags.push(
+            Diagnostic::new(Code::FileTooLarge, Span::new(id, 0, 0), format!("contract file is larger than {} MiB", MAX_FILE_BYTES >> 20))
+                .help("split the service into several contracts given together"),
+        );
+        return Ok(None);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Some(sources.add(path, text))),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let id = sources.add(path, text);
+            diags.push(
+                Diagnostic::new(Code::InvalidUtf8, Span::new(id, at, at + 1), "contract file is not valid UTF-8")
+                    .label("invalid byte sequence here")
+                    .help("save the file as UTF-8"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// Parses the YAML text of `file` into a spanned tree with the DSL's strict options.
+pub fn yaml(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Option<Node> {
+    let text = &sources.file(file).text;
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        leading_zero_numbers_as_strings: true,
+        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
+        budget: serde_saphyr::budget! { max_depth: MAX_YAML_DEPTH, max_nodes: MAX_NODES, max_documents: 1 },
+        alias_limits: serde_saphyr::alias_limits! { max_total_replayed_events: MAX_ALIAS_REPLAY },
+    };
+    match serde_saphyr::from_str_with_options::<Node>(text, options) {
+        Ok(node) => Some(node.with_file(file)),
+        Err(e) => {
+            diags.push(yaml_error(&e, text, file));
+            None
+        }
+    }
+}
+
+fn yaml_error(e: &serde_saphyr::Error, text: &str, file: FileId) -> Diagnostic {
+    use serde_saphyr::MessageFormatter;
+    let message = serde_saphyr::DefaultMessageFormatter.format_message(e).into_owned();
+    let at = e
+        .location()
+        .and_then(|l| l.span().byte_offset().map(|o| o as usize).or_else(|| line_col_offset(text, l.line(), l.column())))
+        .unwrap_or(0)
+        .min(text.len());
+    let span = Span::new(file, at, next_char(text, at));
+    let limit = ["budget", "alias", "recursion", "depth", "nesting"].iter().any(|w| message.to_lowercase().contains(w));
+    if limit {
+        Diagnostic::new(Code::YamlLimit, span, format!("the document exceeds a parser limit: {message}"))
+            .label("limit reached here")
+            .note(format!(
+                "contracts may nest {MAX_YAML_DEPTH} levels deep, hold {MAX_NODES} nodes and replay {MAX_ALIAS_REPLAY} events through aliases"
+            ))
+            .help("write the repeated parts once under `types:` and refer to them with `$ref`")
+    } else {
+        Diagnostic::new(Code::YamlSyntax, span, format!("invalid YAML: {message}")).label(message)
+    }
+}
+
+fn line_col_offset(text: &str, line: u64, col: u64) -> Option<usize> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line as usize - 2).map(|(i, _)| i + 1)?
+    };
+    let rest = &text[line_start..];
+    Some(line_start + rest.char_indices().nth(col.saturating_sub(1) as usize).map_or(rest.len(), |(i, _)| i))
+}
+
+fn next_char(text: &str, at: usize) -> usize {
+    text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
+}
+
+/// Decodes a parsed document into the contract AST, reporting every problem found.
+pub fn contract(root: &Node, diags: &mut Diagnostics) -> Option<ast::Contract> {
+    decode::contract(root, diags)
+}

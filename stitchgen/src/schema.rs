@@ -1,0 +1,197 @@
+//! Reading contract schemas: `$ref` resolution, the facts checks ask of a schema, JSON forms.
+
+use std::collections::BTreeSet;
+
+use crate::parse::ast::{Entries, Schema};
+use crate::parse::node::{Node, Value};
+
+/// The prefix of every reference a contract may make.
+pub const TYPES_PREFIX: &str = "#/types/";
+
+/// The keywords of DESIGN §3.5 that stitchgen supports.
+pub const SUPPORTED: &[&str] = &[
+    "type", "properties", "required", "additionalProperties", "items", "enum", "const", "oneOf", "anyOf", "allOf",
+    "$ref", "format", "default", "description", "title", "examples", "deprecated", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems",
+    "maxItems", "uniqueItems",
+];
+
+/// Keywords refused until they are supported end to end, with why or what to write instead.
+pub const REFUSED: &[(&str, &str)] = &[
+    ("prefixItems", "tuples are not supported; use an object with named properties"),
+    ("if", "conditional schemas are not supported; use `oneOf` discriminated by a `const` property"),
+    ("then", "conditional schemas are not supported; use `oneOf` discriminated by a `const` property"),
+    ("else", "conditional schemas are not supported; use `oneOf` discriminated by a `const` property"),
+    ("dependentRequired", "dependencies between properties are not supported; use `oneOf` of objects"),
+    ("dependentSchemas", "dependencies between properties are not supported; use `oneOf` of objects"),
+    ("unevaluatedProperties", "use `additionalProperties` instead"),
+    ("unevaluatedItems", "use `items` instead"),
+    ("$dynamicRef", "refer to shared types with `$ref: \"#/types/NAME\"`"),
+    ("$anchor", "refer to shared types with `$ref: \"#/types/NAME\"`"),
+    ("not", "negated schemas are not supported; list what is allowed with `enum` or `oneOf`"),
+    ("$defs", "declare shared schemas under the contract's `types:` and refer to them as `#/types/NAME`"),
+    ("definitions", "declare shared schemas under the contract's `types:` and refer to them as `#/types/NAME`"),
+];
+
+/// The JSON Schema type names.
+pub const TYPE_NAMES: &[&str] = &["string", "number", "integer", "boolean", "object", "array", "null"];
+
+/// The shared `types` of one contract, for resolving references.
+#[derive(Clone, Copy, Debug)]
+pub struct Types<'a> {
+    entries: Option<&'a Entries<Schema>>,
+}
+
+impl<'a> Types<'a> {
+    /// The types of a contract (none when it declares none).
+    pub fn new(entries: Option<&'a Entries<Schema>>) -> Self {
+        Types { entries }
+    }
+
+    /// The schema declared as `name`.
+    pub fn get(&self, name: &str) -> Option<&'a Node> {
+        self.entries?.get(name).map(|s| &s.0)
+    }
+
+    /// Every declared type, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'a str, &'a Node)> {
+        self.entries.into_iter().flat_map(|e| e.iter().map(|(k, v)| (k.value.as_str(), &v.0)))
+    }
+
+    /// Follows `$ref`s from `node` to a schema that is not a bare reference. Stops (returning the
+    /// last node reached) at a reference that does not resolve or that loops.
+    pub fn resolve(&self, mut node: &'a Node) -> &'a Node {
+        for _ in 0..64 {
+            match ref_name(node).and_then(|n| self.get(n)) {
+                Some(target) => node = target,
+                None => break,
+            }
+        }
+        node
+    }
+
+    /// The schema as JSON, with `#/types/X` references rewritten to `#/$defs/X` and every type
+    /// the schema reaches under `$defs`, so a standard validator can compile it on its own.
+    pub fn to_standalone_json(&self, node: &Node) -> serde_json::Value {
+        let mut root = rewrite_refs(node.to_json());
+        let mut defs = serde_json::Map::new();
+        let mut todo: Vec<String> = refs_in(node).into_iter().collect();
+        while let Some(name) = todo.pop() {
+            if defs.contains_key(&name) {
+                continue;
+            }
+            let Some(target) = self.get(&name) else { continue };
+            todo.extend(refs_in(target));
+            defs.insert(name, rewrite_refs(target.to_json()));
+        }
+        if let (serde_json::Value::Object(map), false) = (&mut root, defs.is_empty()) {
+            map.insert("$defs".into(), serde_json::Value::Object(defs));
+        } else if !defs.is_empty() {
+            root = serde_json::json!({ "allOf": [root], "$defs": defs });
+        }
+        root
+    }
+}
+
+/// The type name a `$ref: "#/types/NAME"` points to.
+pub fn ref_name(node: &Node) -> Option<&str> {
+    node.get("$ref")?.as_str()?.strip_prefix(TYPES_PREFIX)
+}
+
+/// The names of the types a schema refers to directly or through nested schemas.
+fn refs_in(node: &Node) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    fn walk(n: &Node, out: &mut BTreeSet<String>) {
+        match &n.value {
+            Value::Map(entries) => {
+                for (k, v) in entries {
+                    match (k.as_str(), v.as_str().and_then(|s| s.strip_prefix(TYPES_PREFIX))) {
+                        (Some("$ref"), Some(name)) => {
+                            out.insert(name.to_owned());
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            Value::Seq(items) => items.iter().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    walk(node, &mut out);
+    out
+}
+
+fn rewrite_refs(mut v: serde_json::Value) -> serde_json::Value {
+    match &mut v {
+        serde_json::Value::Object(map) => {
+            for (k, child) in map.iter_mut() {
+                match (k.as_str(), child.as_str().and_then(|s| s.strip_prefix(TYPES_PREFIX))) {
+                    ("$ref", Some(name)) => *child = serde_json::Value::String(format!("#/$defs/{name}")),
+                    _ => *child = rewrite_refs(std::mem::take(child)),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items.iter_mut() {
+                *item = rewrite_refs(std::mem::take(item));
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+/// The types a schema's `type` keyword allows; `None` when it does not constrain the type.
+pub fn type_set(node: &Node) -> Option<BTreeSet<&str>> {
+    let t = node.get("type")?;
+    match &t.value {
+        Value::String(s) => Some(BTreeSet::from([s.as_str()])),
+        Value::Seq(items) => Some(items.iter().filter_map(Node::as_str).collect()),
+        _ => None,
+    }
+}
+
+/// The `properties` of a schema, key node and schema, in order.
+pub fn properties(node: &Node) -> &[(Node, Node)] {
+    node.get("properties").and_then(Node::as_map).unwrap_or(&[])
+}
+
+/// The property names a schema lists in `required`.
+pub fn required(node: &Node) -> Vec<&str> {
+    node.get("required").and_then(Node::as_seq).map(|s| s.iter().filter_map(Node::as_str).collect()).unwrap_or_default()
+}
+
+/// Whether the schema (references followed) describes JSON objects only.
+pub fn is_object(node: &Node, types: Types<'_>) -> bool {
+    let node = types.resolve(node);
+    match type_set(node) {
+        Some(set) => set.len() == 1 && set.contains("object"),
+        None => false,
+    }
+}
+
+/// Whether the schema (references followed) describes one scalar: a string, number, integer or
+/// boolean (or null beside one), or an enum or const of scalars.
+pub fn is_scalar(node: &Node, types: Types<'_>) -> bool {
+    let node = types.resolve(node);
+    let scalar_values = |vals: &[Node]| vals.iter().all(|v| !matches!(v.value, Value::Seq(_) | Value::Map(_)));
+    if let Some(set) = type_set(node) {
+        return !set.is_empty() && set.iter().all(|t| matches!(*t, "string" | "number" | "integer" | "boolean" | "null")) && !(set.len() == 1 && set.contains("null"));
+    }
+    if let Some(values) = node.get("enum").and_then(Node::as_seq) {
+        return scalar_values(values);
+    }
+    node.get("const").is_some_and(|c| scalar_values(std::slice::from_ref(c)))
+}
+
+/// The first way `value` breaks `schema`, as `message (base.schema.path)`; `None` when it is
+/// valid, or when the schema itself is malformed (reported by the schema checks).
+pub fn first_violation(types: Types<'_>, schema: &Node, value: &serde_json::Value, base: &str) -> Option<String> {
+    let standalone = types.to_standalone_json(schema);
+    let validator = jsonschema::validator_for(&standalone).ok()?;
+    let error = validator.iter_errors(value).next()?;
+    let path: String = error.schema_path().as_str().split('/').filter(|s| !s.is_empty()).map(|s| format!(".{s}")).collect();
+    let at = error.instance_path().as_str();
+    let within = if at.is_empty() { String::new() } else { format!(" at `{at}`") };
+    Some(format!("{error}{within} ({base}{path})"))
+}

@@ -1,0 +1,107 @@
+//! Source files and byte spans; line and column are computed only when rendering.
+
+use std::path::{Path, PathBuf};
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub(crate) u32);
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    /// The file the range is in.
+    pub file: FileId,
+    /// First byte.
+    pub lo: u32,
+    /// One past the last byte.
+    pub hi: u32,
+}
+
+impl Span {
+    /// A span over `lo..hi` in `file`.
+    pub fn new(file: FileId, lo: usize, hi: usize) -> Self {
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Span { file, lo: clamp(lo), hi: clamp(hi.max(lo)) }
+    }
+
+    /// The byte range, for slicing the source text.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.lo as usize..self.hi as usize
+    }
+}
+
+/// One contract file as read.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The path as shown to people: relative to the working directory where possible.
+    pub display: String,
+    /// The path used to read the file.
+    pub path: PathBuf,
+    /// The file's text (valid UTF-8; invalid files never get here).
+    pub text: String,
+}
+
+/// Every file read in one run, addressed by [`FileId`].
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, path: &Path, text: String) -> FileId {
+        let id = FileId(u32::try_from(self.files.len()).expect("fewer than 4 billion files"));
+        self.files.push(SourceFile { display: display_path(path), path: path.to_path_buf(), text });
+        id
+    }
+
+    /// The file behind `id`.
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    /// All files, in the order they were added.
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    /// One-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
+        let text = &self.file(file).text;
+        let offset = (offset as usize).min(text.len());
+        let before = &text[..floor_char_boundary(text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+}
+
+pub(crate) fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Shows `path` relative to the working directory when it lies below it, with `/` separators,
+/// so diagnostics and banners never carry a machine's absolute paths.
+pub fn display_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let shown = match (path.is_absolute(), cwd) {
+        (true, Some(cwd)) => path.strip_prefix(&cwd).unwrap_or(path),
+        _ => path,
+    };
+    let shown = shown.strip_prefix(".").unwrap_or(shown);
+    let parts: Vec<_> = shown.components().filter_map(|c| match c {
+        std::path::Component::Normal(p) => Some(p.to_string_lossy()),
+        std::path::Component::ParentDir => Some("..".into()),
+        _ => None,
+    }).collect();
+    let root = if shown.has_root() { "/" } else { "" };
+    format!("{root}{}", parts.join("/"))
+}
