@@ -120,14 +120,26 @@ pub struct AppError {
 impl AppError {
     /// An error with a registry code.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        AppError { code: code.name().to_owned(), message: message.into(), status: code.status(), details: None, hint: None }
+        AppError {
+            code: code.name().to_owned(),
+            message: message.into(),
+            status: code.status(),
+            details: None,
+            hint: None,
+        }
     }
 
     /// An error with an application code (status 500 unless set with [`AppError::with_status`]).
     pub fn app(code: impl Into<String>, message: impl Into<String>) -> Self {
         let code = code.into();
         let status = ErrorCode::from_name(&code).map_or(500, ErrorCode::status);
-        AppError { code, message: message.into(), status, details: None, hint: None }
+        AppError {
+            code,
+            message: message.into(),
+            status,
+            details: None,
+            hint: None,
+        }
     }
 
     /// Sets the HTTP status.
@@ -243,9 +255,18 @@ mod tests {
     fn envelopes() {
         let e = AppError::new(ErrorCode::RateLimited, "slow down").with_hint("wait a second");
         let tool = serde_json::to_value(e.tool_envelope()).unwrap();
-        assert_eq!(tool, serde_json::json!({"error": "RATE_LIMITED", "details": {"message": "slow down"}, "hint": "wait a second", "retryable": true}));
-        let http = serde_json::to_value(AppError::new(ErrorCode::NotFound, "no such person").http_envelope()).unwrap();
-        assert_eq!(http, serde_json::json!({"error": {"code": "NOT_FOUND", "message": "no such person"}}));
+        assert_eq!(
+            tool,
+            serde_json::json!({"error": "RATE_LIMITED", "details": {"message": "slow down"}, "hint": "wait a second", "retryable": true})
+        );
+        let http = serde_json::to_value(
+            AppError::new(ErrorCode::NotFound, "no such person").http_envelope(),
+        )
+        .unwrap();
+        assert_eq!(
+            http,
+            serde_json::json!({"error": {"code": "NOT_FOUND", "message": "no such person"}})
+        );
         assert_eq!(AppError::app("QUOTA_EXCEEDED", "x").status, 500);
     }
 }

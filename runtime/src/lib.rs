@@ -5,4 +5,6 @@
 
 mod error;
 
-pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, ToolErrorEnvelope, retryable_status};
+pub use error::{
+    AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, ToolErrorEnvelope, retryable_status,
+};

@@ -54,7 +54,11 @@ pub fn main() -> ExitCode {
     let color = match cli.color {
         Color::Always => ColorChoice::Always,
         Color::Never => ColorChoice::Never,
-        Color::Auto if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() => ColorChoice::Always,
+        Color::Auto
+            if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() =>
+        {
+            ColorChoice::Always
+        }
         Color::Auto => ColorChoice::Never,
     };
     match cli.command {

@@ -5,10 +5,10 @@
 //! read → parse → (gate) → check.
 
 pub mod check;
-pub mod diag;
-pub mod dsl;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod diag;
+pub mod dsl;
 pub mod naming;
 pub mod parse;
 pub mod schema;
@@ -34,7 +34,9 @@ pub struct Checked {
 impl Checked {
     /// True when at least one diagnostic is an error.
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity() == diag::Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity() == diag::Severity::Error)
     }
 }
 
@@ -43,14 +45,36 @@ impl Checked {
 pub fn check_files<P: AsRef<Path>>(paths: &[P]) -> Result<Checked, parse::ReadError> {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::default();
-    let mut contracts = Vec::new();
+    let mut files = Vec::new();
     for path in paths {
-        let Some(file) = parse::read(path.as_ref(), &mut sources, &mut diags)? else { continue };
-        let Some(root) = parse::yaml(&sources, file, &mut diags) else { continue };
+        files.extend(parse::read(path.as_ref(), &mut sources, &mut diags)?);
+    }
+    Ok(check_loaded(sources, &files, diags))
+}
+
+/// Checks one contract held in memory (`name` is shown in diagnostics).
+pub fn check_source(name: &str, text: &str) -> Checked {
+    let mut sources = SourceMap::new();
+    let file = sources.add(Path::new(name), text.to_owned());
+    check_loaded(sources, &[file], Diagnostics::default())
+}
+
+/// parse → (gate) → decode and check, over files already in `sources`.
+fn check_loaded(sources: SourceMap, files: &[source::FileId], mut diags: Diagnostics) -> Checked {
+    let mut contracts = Vec::new();
+    for &file in files {
+        // Gate: a file that is not YAML goes no further; the others still get every check.
+        let Some(root) = parse::yaml(&sources, file, &mut diags) else {
+            continue;
+        };
         contracts.extend(parse::contract(&root, &mut diags));
     }
-    // Gate: declaration checks run on every contract that decoded, even next to decode
-    // errors, so a typo in a key and a bad default are reported in the same run.
+    // Decoding is lenient: it reports and carries on, so a typo in a key and a bad view default
+    // are reported in the same run.
     check::check(&contracts, &mut diags);
-    Ok(Checked { sources, contracts, diagnostics: diags.into_sorted() })
+    Checked {
+        sources,
+        contracts,
+        diagnostics: diags.into_sorted(),
+    }
 }

@@ -21,7 +21,11 @@ impl Span {
     /// A span over `lo..hi` in `file`.
     pub fn new(file: FileId, lo: usize, hi: usize) -> Self {
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Span { file, lo: clamp(lo), hi: clamp(hi.max(lo)) }
+        Span {
+            file,
+            lo: clamp(lo),
+            hi: clamp(hi.max(lo)),
+        }
     }
 
     /// The byte range, for slicing the source text.
@@ -56,7 +60,11 @@ impl SourceMap {
     /// Adds a file and returns its id.
     pub fn add(&mut self, path: &Path, text: String) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).expect("fewer than 4 billion files"));
-        self.files.push(SourceFile { display: display_path(path), path: path.to_path_buf(), text });
+        self.files.push(SourceFile {
+            display: display_path(path),
+            path: path.to_path_buf(),
+            text,
+        });
         id
     }
 
@@ -67,7 +75,10 @@ impl SourceMap {
 
     /// All files, in the order they were added.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
     }
 
     /// One-based line and column (in characters) of a byte offset.
@@ -82,10 +93,22 @@ impl SourceMap {
 }
 
 pub(crate) fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
     while !text.is_char_boundary(i) {
         i -= 1;
     }
     i
+}
+
+/// `span` as a byte range of `text`, widened to whole characters and kept inside the text, so
+/// slicing with it never panics whatever a span says.
+pub(crate) fn char_range(text: &str, span: Span) -> std::ops::Range<usize> {
+    let lo = floor_char_boundary(text, span.lo as usize);
+    let mut hi = (span.hi as usize).clamp(lo, text.len());
+    while !text.is_char_boundary(hi) {
+        hi += 1;
+    }
+    lo..hi
 }
 
 /// Shows `path` relative to the working directory when it lies below it, with `/` separators,
@@ -97,11 +120,14 @@ pub fn display_path(path: &Path) -> String {
         _ => path,
     };
     let shown = shown.strip_prefix(".").unwrap_or(shown);
-    let parts: Vec<_> = shown.components().filter_map(|c| match c {
-        std::path::Component::Normal(p) => Some(p.to_string_lossy()),
-        std::path::Component::ParentDir => Some("..".into()),
-        _ => None,
-    }).collect();
+    let parts: Vec<_> = shown
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(p) => Some(p.to_string_lossy()),
+            std::path::Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect();
     let root = if shown.has_root() { "/" } else { "" };
     format!("{root}{}", parts.join("/"))
 }

@@ -12,31 +12,59 @@ pub(super) fn check(e: &Endpoint, diags: &mut Diagnostics) {
     }
     let kinds = http_only_kinds(e);
     if let Some((kind, at)) = kinds.first() {
-        for s in e.expose.iter().flat_map(|l| &l.value).filter(|s| s.value.is_tool()) {
+        for s in e
+            .expose
+            .iter()
+            .flat_map(|l| &l.value)
+            .filter(|s| s.value.is_tool())
+        {
             diags.push(
-                Diagnostic::new(Code::HttpOnlyExposed, s.span, format!("{kind} endpoint `{}` exposed on {}", e.action.value, s.value.as_str()))
-                    .label("not a tool surface for this kind")
-                    .secondary(*at, format!("`{kind}` makes the endpoint HTTP-only"))
-                    .help("HTTP-only kinds are never tools: use `expose: [HTTP]` or leave `expose` out"),
+                Diagnostic::new(
+                    Code::HttpOnlyExposed,
+                    s.span,
+                    format!(
+                        "{kind} endpoint `{}` exposed on {}",
+                        e.action.value,
+                        s.value.as_str()
+                    ),
+                )
+                .label("not a tool surface for this kind")
+                .secondary(*at, format!("`{kind}` makes the endpoint HTTP-only"))
+                .help(
+                    "HTTP-only kinds are never tools: use `expose: [HTTP]` or leave `expose` out",
+                ),
             );
         }
         if let Some(tool) = &e.tool {
             diags.push(
-                Diagnostic::new(Code::ToolGroupNotAllowed, tool.span, format!("`tool` group on {kind} endpoint `{}`", e.action.value))
-                    .label("tool options are never read here")
-                    .secondary(*at, format!("`{kind}` makes the endpoint HTTP-only"))
-                    .help("remove the `tool` group"),
+                Diagnostic::new(
+                    Code::ToolGroupNotAllowed,
+                    tool.span,
+                    format!("`tool` group on {kind} endpoint `{}`", e.action.value),
+                )
+                .label("tool options are never read here")
+                .secondary(*at, format!("`{kind}` makes the endpoint HTTP-only"))
+                .help("remove the `tool` group"),
             );
         }
     }
-    let response_kinds: Vec<_> = kinds.iter().filter(|(k, _)| matches!(*k, "rawResponse" | "responseMeta" | "stream")).collect();
+    let response_kinds: Vec<_> = kinds
+        .iter()
+        .filter(|(k, _)| matches!(*k, "rawResponse" | "responseMeta" | "stream"))
+        .collect();
     if let [(first, first_at), rest @ ..] = response_kinds.as_slice() {
         for (kind, at) in rest {
             diags.push(
-                Diagnostic::new(Code::ConflictingKinds, *at, format!("`{kind}` and `{first}` on one endpoint"))
-                    .label("a second response kind")
-                    .secondary(*first_at, "the first")
-                    .help("an endpoint answers one way: raw bytes, typed data with a status, or a stream"),
+                Diagnostic::new(
+                    Code::ConflictingKinds,
+                    *at,
+                    format!("`{kind}` and `{first}` on one endpoint"),
+                )
+                .label("a second response kind")
+                .secondary(*first_at, "the first")
+                .help(
+                    "an endpoint answers one way: raw bytes, typed data with a status, or a stream",
+                ),
             );
         }
     }
@@ -51,18 +79,30 @@ pub(super) fn check(e: &Endpoint, diags: &mut Diagnostics) {
 pub(super) fn exposure_list(list: &Sp<Vec<Sp<Surface>>>, what: &str, diags: &mut Diagnostics) {
     if list.value.is_empty() {
         diags.push(
-            Diagnostic::new(Code::InvalidExposure, list.span, format!("`{what}` is empty"))
-                .label("no surface")
-                .help(if what == "expose" { "list at least one surface, such as `[HTTP]`" } else { "list at least one of `MCP`, `AGENT`, `CLI`" }),
+            Diagnostic::new(
+                Code::InvalidExposure,
+                list.span,
+                format!("`{what}` is empty"),
+            )
+            .label("no surface")
+            .help(if what == "expose" {
+                "list at least one surface, such as `[HTTP]`"
+            } else {
+                "list at least one of `MCP`, `AGENT`, `CLI`"
+            }),
         );
     }
     for (i, s) in list.value.iter().enumerate() {
         if let Some(first) = list.value[..i].iter().find(|p| p.value == s.value) {
             diags.push(
-                Diagnostic::new(Code::InvalidExposure, s.span, format!("`{}` is listed twice", s.value.as_str()))
-                    .label("listed again")
-                    .secondary(first.span, "first listed here")
-                    .help("remove the repeat"),
+                Diagnostic::new(
+                    Code::InvalidExposure,
+                    s.span,
+                    format!("`{}` is listed twice", s.value.as_str()),
+                )
+                .label("listed again")
+                .secondary(first.span, "first listed here")
+                .help("remove the repeat"),
             );
         }
     }
@@ -76,24 +116,36 @@ fn raw_response(e: &Endpoint, diags: &mut Diagnostics) {
     let raw = e.raw_response.as_ref().filter(|r| r.value);
     if let (Some(r), Some(out)) = (raw, &e.output) {
         diags.push(
-            Diagnostic::new(Code::InvalidRawResponse, out.key(), "`output` on a raw-response endpoint")
-                .label("the handler writes the response bytes itself")
-                .secondary(r.span, "raw response declared here")
-                .help("remove `output`, or `rawResponse` to answer typed JSON"),
+            Diagnostic::new(
+                Code::InvalidRawResponse,
+                out.key(),
+                "`output` on a raw-response endpoint",
+            )
+            .label("the handler writes the response bytes itself")
+            .secondary(r.span, "raw response declared here")
+            .help("remove `output`, or `rawResponse` to answer typed JSON"),
         );
     }
     if let Some(ct) = &e.content_type {
         if raw.is_none() {
             diags.push(
-                Diagnostic::new(Code::InvalidRawResponse, ct.span, "`contentType` without `rawResponse: true`")
-                    .label("only a raw response declares its content type")
-                    .help("add `rawResponse: true`, or remove `contentType`"),
+                Diagnostic::new(
+                    Code::InvalidRawResponse,
+                    ct.span,
+                    "`contentType` without `rawResponse: true`",
+                )
+                .label("only a raw response declares its content type")
+                .help("add `rawResponse: true`, or remove `contentType`"),
             );
         } else if !is_media_type(&ct.value, false) {
             diags.push(
-                Diagnostic::new(Code::InvalidRawResponse, ct.span, format!("`{}` is not a media type", ct.value))
-                    .label("expected `type/subtype`")
-                    .help("such as `text/csv` or `application/pdf`"),
+                Diagnostic::new(
+                    Code::InvalidRawResponse,
+                    ct.span,
+                    format!("`{}` is not a media type", ct.value),
+                )
+                .label("expected `type/subtype`")
+                .help("such as `text/csv` or `application/pdf`"),
             );
         }
     }
@@ -101,21 +153,34 @@ fn raw_response(e: &Endpoint, diags: &mut Diagnostics) {
         && raw.is_none()
     {
         diags.push(
-            Diagnostic::new(Code::HeadWithoutRawResponse, m.span, format!("HEAD endpoint `{}` without `rawResponse: true`", e.action.value))
-                .label("HEAD answers headers only")
-                .help("add `rawResponse: true` so the handler sets the headers"),
+            Diagnostic::new(
+                Code::HeadWithoutRawResponse,
+                m.span,
+                format!(
+                    "HEAD endpoint `{}` without `rawResponse: true`",
+                    e.action.value
+                ),
+            )
+            .label("HEAD answers headers only")
+            .help("add `rawResponse: true` so the handler sets the headers"),
         );
     }
 }
 
 fn raw_body(e: &Endpoint, diags: &mut Diagnostics) {
-    let Some(r) = e.raw_body.as_ref().filter(|r| r.value) else { return };
+    let Some(r) = e.raw_body.as_ref().filter(|r| r.value) else {
+        return;
+    };
     if let Some(m) = method_of(e).filter(|m| !m.value.has_body()) {
         diags.push(
-            Diagnostic::new(Code::InvalidRawBody, r.span, format!("`rawBody` on a {} endpoint", m.value.as_str()))
-                .label("no request body to read")
-                .secondary(m.span, "method")
-                .help("use POST, PUT or PATCH"),
+            Diagnostic::new(
+                Code::InvalidRawBody,
+                r.span,
+                format!("`rawBody` on a {} endpoint", m.value.as_str()),
+            )
+            .label("no request body to read")
+            .secondary(m.span, "method")
+            .help("use POST, PUT or PATCH"),
         );
     }
     if e.input.is_none() {
@@ -137,7 +202,11 @@ fn raw_body(e: &Endpoint, diags: &mut Diagnostics) {
 
 fn positive(v: Option<&Sp<u64>>, what: &str, code: Code, diags: &mut Diagnostics) {
     if let Some(v) = v.filter(|v| v.value == 0) {
-        diags.push(Diagnostic::new(code, v.span, format!("`{what}` is 0")).label("must be positive").help(format!("remove `{what}` or give it a positive value")));
+        diags.push(
+            Diagnostic::new(code, v.span, format!("`{what}` is 0"))
+                .label("must be positive")
+                .help(format!("remove `{what}` or give it a positive value")),
+        );
     }
 }
 
@@ -145,34 +214,82 @@ fn multipart(e: &Endpoint, diags: &mut Diagnostics) {
     let Some(mp) = &e.multipart else { return };
     let bad = |span: Span, msg: String| Diagnostic::new(Code::InvalidMultipart, span, msg);
     if let Some(m) = method_of(e).filter(|m| !m.value.has_body()) {
-        diags.push(bad(mp.span, format!("multipart upload on a {} endpoint", m.value.as_str())).label("no request body").secondary(m.span, "method").help("use POST, PUT or PATCH"));
+        diags.push(
+            bad(
+                mp.span,
+                format!("multipart upload on a {} endpoint", m.value.as_str()),
+            )
+            .label("no request body")
+            .secondary(m.span, "method")
+            .help("use POST, PUT or PATCH"),
+        );
     }
     let m = &mp.value;
-    positive(m.max_request_bytes.as_ref(), "maxRequestBytes", Code::InvalidMultipart, diags);
-    positive(m.max_field_bytes.as_ref(), "maxFieldBytes", Code::InvalidMultipart, diags);
+    positive(
+        m.max_request_bytes.as_ref(),
+        "maxRequestBytes",
+        Code::InvalidMultipart,
+        diags,
+    );
+    positive(
+        m.max_field_bytes.as_ref(),
+        "maxFieldBytes",
+        Code::InvalidMultipart,
+        diags,
+    );
     let Some(files) = &m.files else { return };
     if files.value.0.is_empty() {
-        diags.push(bad(files.span, "multipart upload without a file field".into()).label("no file field").help("declare at least one field under `files`"));
+        diags.push(
+            bad(files.span, "multipart upload without a file field".into())
+                .label("no file field")
+                .help("declare at least one field under `files`"),
+        );
     }
     for (name, field) in files.value.iter() {
         let f = &field.value;
-        positive(f.max_bytes.as_ref(), "maxBytes", Code::InvalidMultipart, diags);
-        positive(f.max_files.as_ref(), "maxFiles", Code::InvalidMultipart, diags);
+        positive(
+            f.max_bytes.as_ref(),
+            "maxBytes",
+            Code::InvalidMultipart,
+            diags,
+        );
+        positive(
+            f.max_files.as_ref(),
+            "maxFiles",
+            Code::InvalidMultipart,
+            diags,
+        );
         if let Some(mf) = &f.max_files
             && !f.multiple.as_ref().is_some_and(|m| m.value)
         {
             diags.push(
-                bad(mf.span, format!("`maxFiles` on file field `{}` without `multiple: true`", name.value))
-                    .label("a single-file field holds one file")
-                    .help("add `multiple: true`, or remove `maxFiles`"),
+                bad(
+                    mf.span,
+                    format!(
+                        "`maxFiles` on file field `{}` without `multiple: true`",
+                        name.value
+                    ),
+                )
+                .label("a single-file field holds one file")
+                .help("add `multiple: true`, or remove `maxFiles`"),
             );
         }
         if let Some(ct) = &f.content_types {
             if ct.value.is_empty() {
-                diags.push(bad(ct.span, format!("`contentTypes` of file field `{}` is empty", name.value)).label("accepts nothing").help("list accepted types, or remove `contentTypes` to accept any"));
+                diags.push(
+                    bad(
+                        ct.span,
+                        format!("`contentTypes` of file field `{}` is empty", name.value),
+                    )
+                    .label("accepts nothing")
+                    .help("list accepted types, or remove `contentTypes` to accept any"),
+                );
             }
             for t in ct.value.iter().filter(|t| !is_media_type(&t.value, true)) {
-                diags.push(bad(t.span, format!("`{}` is not a media type", t.value)).label("expected `type/subtype` or `type/*`"));
+                diags.push(
+                    bad(t.span, format!("`{}` is not a media type", t.value))
+                        .label("expected `type/subtype` or `type/*`"),
+                );
             }
         }
     }
@@ -180,7 +297,11 @@ fn multipart(e: &Endpoint, diags: &mut Diagnostics) {
 
 /// `type/subtype` (or `type/*` when allowed), each part an RFC 6838 token.
 fn is_media_type(s: &str, wildcard: bool) -> bool {
-    let token = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+".contains(c));
+    let token = |t: &str| {
+        !t.is_empty()
+            && t.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+".contains(c))
+    };
     let s = s.split(';').next().unwrap_or_default().trim();
     match s.split_once('/') {
         Some((ty, "*")) => wildcard && token(ty),
@@ -194,25 +315,44 @@ fn response_meta(e: &Endpoint, diags: &mut Diagnostics) {
     if let Some(status) = &rm.value.status {
         if !(200..=299).contains(&status.value) {
             diags.push(
-                Diagnostic::new(Code::InvalidResponseMeta, status.span, format!("success status {} is not 2xx", status.value))
-                    .label("expected 200–299")
-                    .help("errors are answered through the error registry, not `responseMeta`"),
+                Diagnostic::new(
+                    Code::InvalidResponseMeta,
+                    status.span,
+                    format!("success status {} is not 2xx", status.value),
+                )
+                .label("expected 200–299")
+                .help("errors are answered through the error registry, not `responseMeta`"),
             );
         } else if matches!(status.value, 204 | 205)
             && let Some(out) = &e.output
         {
             diags.push(
-                Diagnostic::new(Code::InvalidResponseMeta, status.span, format!("status {} with `output`", status.value))
-                    .label("this status has no body")
-                    .secondary(out.key(), "output declared here")
-                    .help("remove `output`, or answer 200/201"),
+                Diagnostic::new(
+                    Code::InvalidResponseMeta,
+                    status.span,
+                    format!("status {} with `output`", status.value),
+                )
+                .label("this status has no body")
+                .secondary(out.key(), "output declared here")
+                .help("remove `output`, or answer 200/201"),
             );
         }
     }
     for (name, _) in rm.value.headers.iter().flat_map(|h| h.value.iter()) {
-        let token = !name.value.is_empty() && name.value.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
+        let token = !name.value.is_empty()
+            && name
+                .value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
         if !token {
-            diags.push(Diagnostic::new(Code::InvalidResponseMeta, name.span, format!("`{}` is not a header name", name.value)).label("header names are HTTP tokens"));
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidResponseMeta,
+                    name.span,
+                    format!("`{}` is not a header name", name.value),
+                )
+                .label("header names are HTTP tokens"),
+            );
         }
     }
 }
@@ -222,20 +362,45 @@ fn stream(e: &Endpoint, diags: &mut Diagnostics) {
     let s = &st.value;
     let bad = |span: Span, msg: &str| Diagnostic::new(Code::InvalidStream, span, msg.to_owned());
     if let Some(out) = &e.output {
-        diags.push(bad(out.key(), "`output` on a streaming endpoint").label("a stream answers with items").secondary(st.span, "stream declared here").help("describe each frame as `stream.item`"));
+        diags.push(
+            bad(out.key(), "`output` on a streaming endpoint")
+                .label("a stream answers with items")
+                .secondary(st.span, "stream declared here")
+                .help("describe each frame as `stream.item`"),
+        );
     }
-    let terminal_completion = s.completion.as_ref().filter(|c| c.value == Completion::Terminal);
+    let terminal_completion = s
+        .completion
+        .as_ref()
+        .filter(|c| c.value == Completion::Terminal);
     if let Some(f) = s.framing.as_ref().filter(|f| f.value == Framing::Item) {
         if terminal_completion.is_none() {
-            diags.push(bad(f.span, "`framing: item` without `completion: terminal`").label("bare items cannot say the stream ended").help("add `completion: terminal` and a `terminal` schema"));
+            diags.push(
+                bad(f.span, "`framing: item` without `completion: terminal`")
+                    .label("bare items cannot say the stream ended")
+                    .help("add `completion: terminal` and a `terminal` schema"),
+            );
         }
         if let Some(fmt) = s.format.as_ref().filter(|x| x.value == StreamFormat::Sse) {
-            diags.push(bad(f.span, "`framing: item` with `format: sse`").label("SSE frames are envelopes").secondary(fmt.span, "format").help("use `framing: envelope`, or `format: ndjson`"));
+            diags.push(
+                bad(f.span, "`framing: item` with `format: sse`")
+                    .label("SSE frames are envelopes")
+                    .secondary(fmt.span, "format")
+                    .help("use `framing: envelope`, or `format: ndjson`"),
+            );
         }
     }
     match (terminal_completion, &s.terminal) {
-        (Some(c), None) => diags.push(bad(c.span, "`completion: terminal` without a `terminal` schema").label("the last frame needs a schema").help("declare `terminal`")),
-        (None, Some(t)) => diags.push(bad(t.key(), "`terminal` without `completion: terminal`").label("never sent").help("add `completion: terminal`, or remove `terminal`")),
+        (Some(c), None) => diags.push(
+            bad(c.span, "`completion: terminal` without a `terminal` schema")
+                .label("the last frame needs a schema")
+                .help("declare `terminal`"),
+        ),
+        (None, Some(t)) => diags.push(
+            bad(t.key(), "`terminal` without `completion: terminal`")
+                .label("never sent")
+                .help("add `completion: terminal`, or remove `terminal`"),
+        ),
         _ => {}
     }
     for (v, what) in [

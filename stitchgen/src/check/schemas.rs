@@ -16,12 +16,22 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
     let mut roots: Vec<&Node> = Vec::new();
     roots.extend(cx.types.iter().map(|(_, n)| n));
     for e in cx.endpoints() {
-        roots.extend([&e.params, &e.input, &e.output].into_iter().flatten().map(|s| &s.0));
+        roots.extend(
+            [&e.params, &e.input, &e.output]
+                .into_iter()
+                .flatten()
+                .map(|s| &s.0),
+        );
         if let Some(v) = e.tool.as_ref().and_then(|t| t.value.view.as_ref()) {
             roots.extend(v.value.output.as_ref().map(|s| &s.0));
         }
         if let Some(s) = &e.stream {
-            roots.extend([&s.value.item, &s.value.terminal].into_iter().flatten().map(|s| &s.0));
+            roots.extend(
+                [&s.value.item, &s.value.terminal]
+                    .into_iter()
+                    .flatten()
+                    .map(|s| &s.0),
+            );
         }
     }
     for t in cx.tools() {
@@ -29,7 +39,12 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
     }
     for root in roots {
         let before = diags.iter().count();
-        walk(cx.types, root, 1, diags);
+        let mut w = Walker {
+            types: cx.types,
+            too_deep: false,
+            diags: &mut *diags,
+        };
+        w.walk(root, 1);
         if diags.iter().count() == before {
             compiles(cx.types, root, diags);
         }
@@ -38,7 +53,10 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
         tool_shapes(cx, e, diags);
     }
     for t in cx.tools() {
-        let on_mcp = t.transports.as_ref().map_or(true, |l| l.value.iter().any(|s| s.value == Surface::Mcp));
+        let on_mcp = t
+            .transports
+            .as_ref()
+            .is_none_or(|l| l.value.iter().any(|s| s.value == Surface::Mcp));
         if let Some(input) = &t.input {
             object_input(cx.types, input, &t.name.value, diags);
         }
@@ -49,26 +67,119 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
     unused_types(cx, diags);
 }
 
-fn walk(types: Types<'_>, node: &Node, depth: usize, diags: &mut Diagnostics) {
-    if depth > MAX_SCHEMA_DEPTH {
-        diags.push(
-            Diagnostic::new(Code::SchemaTooDeep, node.span, format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"))
-                .label("too deep")
-                .help("name inner parts under `types:` and refer to them with `$ref`"),
-        );
-        return;
-    }
-    let entries = match &node.value {
-        Value::Bool(_) => return,
-        Value::Map(entries) => entries,
-        _ => {
-            diags.push(malformed(node, format!("a schema is a mapping or a boolean, found {}", node.kind())));
+/// One walk over a schema tree, reporting as it goes.
+struct Walker<'t, 'd> {
+    types: Types<'t>,
+    /// Depth is reported once per root, at the first place it is exceeded.
+    too_deep: bool,
+    diags: &'d mut Diagnostics,
+}
+
+impl Walker<'_, '_> {
+    fn walk(&mut self, node: &Node, depth: usize) {
+        if depth > MAX_SCHEMA_DEPTH {
+            if !self.too_deep {
+                self.too_deep = true;
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::SchemaTooDeep,
+                        node.span,
+                        format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"),
+                    )
+                    .label("too deep")
+                    .help("name inner parts under `types:` and refer to them with `$ref`"),
+                );
+            }
             return;
         }
-    };
-    for (k, v) in entries {
-        let Some(key) = k.as_str() else { continue };
-        keyword(types, key, k, v, node, depth, diags);
+        let entries = match &node.value {
+            Value::Bool(_) => return,
+            Value::Map(entries) => entries,
+            _ => {
+                self.diags.push(malformed(
+                    node,
+                    format!("a schema is a mapping or a boolean, found {}", node.kind()),
+                ));
+                return;
+            }
+        };
+        for (k, v) in entries {
+            let Some(key) = k.as_str() else { continue };
+            self.keyword(key, k, v, node, depth);
+        }
+    }
+
+    fn keyword(&mut self, key: &str, k: &Node, v: &Node, schema: &Node, depth: usize) {
+        let types = self.types;
+        let diags = &mut *self.diags;
+        match key {
+            "$ref" => reference(types, v, diags),
+            "type" => type_keyword(v, diags),
+            "properties" => match v.as_map() {
+                Some(props) => props.iter().for_each(|(_, p)| self.walk(p, depth + 1)),
+                None => diags.push(malformed(
+                    v,
+                    format!("`properties` is a mapping of schemas, found {}", v.kind()),
+                )),
+            },
+            "additionalProperties" | "items" => match &v.value {
+                Value::Seq(_) if key == "items" => diags.push(
+                    Diagnostic::new(
+                        Code::UnsupportedKeyword,
+                        k.span,
+                        "`items` as a list (a tuple) is not supported",
+                    )
+                    .label("tuple form")
+                    .help("use one schema for every item, or an object with named properties"),
+                ),
+                _ => self.walk(v, depth + 1),
+            },
+            "oneOf" | "anyOf" | "allOf" => match v.as_seq() {
+                Some(branches) if !branches.is_empty() => {
+                    if key == "oneOf" {
+                        one_of(types, k, branches, diags);
+                    }
+                    branches.iter().for_each(|b| self.walk(b, depth + 1));
+                }
+                _ => diags.push(malformed(
+                    v,
+                    format!("`{key}` is a non-empty list of schemas"),
+                )),
+            },
+            "required" => required(v, schema, diags),
+            "enum" | "examples" => match v.as_seq() {
+                Some(values) if key == "examples" || !values.is_empty() => values
+                    .iter()
+                    .for_each(|x| own_value(types, key, x, schema, diags)),
+                _ => diags.push(malformed(v, format!("`{key}` is a non-empty list"))),
+            },
+            "const" | "default" => own_value(types, key, v, schema, diags),
+            "format" | "description" | "title" | "pattern" if v.as_str().is_none() => diags.push(
+                malformed(v, format!("`{key}` is a string, found {}", v.kind())),
+            ),
+            "deprecated" | "uniqueItems" if v.as_bool().is_none() => diags.push(malformed(
+                v,
+                format!("`{key}` is `true` or `false`, found {}", v.kind()),
+            )),
+            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf"
+                if !matches!(v.value, Value::Number(_)) =>
+            {
+                diags.push(malformed(
+                    v,
+                    format!("`{key}` is a number, found {}", v.kind()),
+                ));
+            }
+            "minLength" | "maxLength" | "minItems" | "maxItems"
+                if v.to_json().as_u64().is_none() =>
+            {
+                diags.push(malformed(
+                    v,
+                    format!("`{key}` is a non-negative integer, found {}", v.kind()),
+                ));
+            }
+            _ if SUPPORTED.contains(&key) => {}
+            _ => diags.push(unsupported(key, k)),
+        }
     }
 }
 
@@ -76,57 +187,22 @@ fn malformed(node: &Node, message: String) -> Diagnostic {
     Diagnostic::new(Code::InvalidKeywordValue, node.span, message).label("malformed")
 }
 
-fn keyword(types: Types<'_>, key: &str, k: &Node, v: &Node, schema: &Node, depth: usize, diags: &mut Diagnostics) {
-    match key {
-        "$ref" => reference(types, v, diags),
-        "type" => type_keyword(v, diags),
-        "properties" => match v.as_map() {
-            Some(props) => props.iter().for_each(|(_, p)| walk(types, p, depth + 1, diags)),
-            None => diags.push(malformed(v, format!("`properties` is a mapping of schemas, found {}", v.kind()))),
-        },
-        "additionalProperties" | "items" => match &v.value {
-            Value::Seq(_) if key == "items" => diags.push(
-                Diagnostic::new(Code::UnsupportedKeyword, k.span, "`items` as a list (a tuple) is not supported")
-                    .label("tuple form")
-                    .help("use one schema for every item, or an object with named properties"),
-            ),
-            _ => walk(types, v, depth + 1, diags),
-        },
-        "oneOf" | "anyOf" | "allOf" => match v.as_seq() {
-            Some(branches) if !branches.is_empty() => {
-                branches.iter().for_each(|b| walk(types, b, depth + 1, diags));
-                if key == "oneOf" {
-                    one_of(types, k, branches, diags);
-                }
-            }
-            _ => diags.push(malformed(v, format!("`{key}` is a non-empty list of schemas"))),
-        },
-        "required" => required(v, schema, diags),
-        "enum" | "examples" => match v.as_seq() {
-            Some(values) if key == "examples" || !values.is_empty() => values.iter().for_each(|x| own_value(types, key, x, schema, diags)),
-            _ => diags.push(malformed(v, format!("`{key}` is a non-empty list"))),
-        },
-        "const" | "default" => own_value(types, key, v, schema, diags),
-        "format" | "description" | "title" | "pattern" if v.as_str().is_none() => diags.push(malformed(v, format!("`{key}` is a string, found {}", v.kind()))),
-        "deprecated" | "uniqueItems" if v.as_bool().is_none() => diags.push(malformed(v, format!("`{key}` is `true` or `false`, found {}", v.kind()))),
-        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" if !matches!(v.value, Value::Number(_)) => {
-            diags.push(malformed(v, format!("`{key}` is a number, found {}", v.kind())));
-        }
-        "minLength" | "maxLength" | "minItems" | "maxItems" if v.to_json().as_u64().is_none() => {
-            diags.push(malformed(v, format!("`{key}` is a non-negative integer, found {}", v.kind())));
-        }
-        _ if SUPPORTED.contains(&key) => {}
-        _ => diags.push(unsupported(key, k)),
-    }
-}
-
 fn unsupported(key: &str, k: &Node) -> Diagnostic {
     if let Some((_, why)) = REFUSED.iter().find(|(r, _)| *r == key) {
-        return Diagnostic::new(Code::UnsupportedKeyword, k.span, format!("schema keyword `{key}` is not supported"))
-            .label("refused until supported end to end")
-            .help(*why);
+        return Diagnostic::new(
+            Code::UnsupportedKeyword,
+            k.span,
+            format!("schema keyword `{key}` is not supported"),
+        )
+        .label("refused until supported end to end")
+        .help(*why);
     }
-    let d = Diagnostic::new(Code::UnsupportedKeyword, k.span, format!("unknown schema keyword `{key}`")).label("not a supported keyword");
+    let d = Diagnostic::new(
+        Code::UnsupportedKeyword,
+        k.span,
+        format!("unknown schema keyword `{key}`"),
+    )
+    .label("not a supported keyword");
     match SUPPORTED.iter().find(|s| strsim::jaro_winkler(s, key) > 0.85) {
         Some(best) => d.help(format!("did you mean `{best}`?")),
         None => d.note("every keyword is reflected in the Rust type, enforced at runtime, or refused; none is ignored"),
@@ -135,28 +211,46 @@ fn unsupported(key: &str, k: &Node) -> Diagnostic {
 
 fn reference(types: Types<'_>, v: &Node, diags: &mut Diagnostics) {
     let Some(r) = v.as_str() else {
-        diags.push(malformed(v, format!("`$ref` is a string, found {}", v.kind())));
+        diags.push(malformed(
+            v,
+            format!("`$ref` is a string, found {}", v.kind()),
+        ));
         return;
     };
     match r.strip_prefix(TYPES_PREFIX) {
         Some(name) if types.get(name).is_some() => {}
         Some(name) => {
             let known: Vec<&str> = types.iter().map(|(n, _)| n).collect();
-            let d = Diagnostic::new(Code::UnresolvedRef, v.span, format!("`$ref` to undeclared type `{name}`")).label("no such type under `types:`");
-            diags.push(match known.iter().find(|k| strsim::jaro_winkler(k, name) > 0.8) {
-                Some(best) => d.help(format!("did you mean `{TYPES_PREFIX}{best}`?")),
-                None => d.help(format!("declare `{name}` under `types:`")),
-            });
+            let d = Diagnostic::new(
+                Code::UnresolvedRef,
+                v.span,
+                format!("`$ref` to undeclared type `{name}`"),
+            )
+            .label("no such type under `types:`");
+            diags.push(
+                match known.iter().find(|k| strsim::jaro_winkler(k, name) > 0.8) {
+                    Some(best) => d.help(format!("did you mean `{TYPES_PREFIX}{best}`?")),
+                    None => d.help(format!("declare `{name}` under `types:`")),
+                },
+            );
         }
         None if r.starts_with('#') => diags.push(
-            Diagnostic::new(Code::UnresolvedRef, v.span, format!("`$ref: {r}` does not point under `#/types/`"))
-                .label("contracts refer to shared types only")
-                .help("declare the schema under `types:` and refer to it as `#/types/NAME`"),
+            Diagnostic::new(
+                Code::UnresolvedRef,
+                v.span,
+                format!("`$ref: {r}` does not point under `#/types/`"),
+            )
+            .label("contracts refer to shared types only")
+            .help("declare the schema under `types:` and refer to it as `#/types/NAME`"),
         ),
         None => diags.push(
-            Diagnostic::new(Code::ExternalRef, v.span, format!("`$ref: {r}` leaves the contract"))
-                .label("references to other files and the network are never followed")
-                .help("copy the schema under `types:` and refer to it as `#/types/NAME`"),
+            Diagnostic::new(
+                Code::ExternalRef,
+                v.span,
+                format!("`$ref: {r}` leaves the contract"),
+            )
+            .label("references to other files and the network are never followed")
+            .help("copy the schema under `types:` and refer to it as `#/types/NAME`"),
         ),
     }
 }
@@ -166,7 +260,10 @@ fn type_keyword(v: &Node, diags: &mut Diagnostics) {
         Value::String(_) => vec![v],
         Value::Seq(items) if !items.is_empty() => items.iter().collect(),
         _ => {
-            diags.push(malformed(v, "`type` is a type name or a non-empty list of them".into()));
+            diags.push(malformed(
+                v,
+                "`type` is a type name or a non-empty list of them".into(),
+            ));
             return;
         }
     };
@@ -174,30 +271,65 @@ fn type_keyword(v: &Node, diags: &mut Diagnostics) {
         match n.as_str() {
             Some(t) if TYPE_NAMES.contains(&t) => {}
             other => {
-                let d = Diagnostic::new(Code::InvalidKeywordValue, n.span, format!("`{}` is not a JSON Schema type", other.unwrap_or(n.kind())))
-                    .label("unknown type");
-                diags.push(match other.and_then(|t| TYPE_NAMES.iter().find(|k| strsim::jaro_winkler(k, t) > 0.8)) {
-                    Some(best) => d.help(format!("did you mean `{best}`?")),
-                    None => d.help(format!("use one of {}", TYPE_NAMES.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", "))),
-                });
+                let d = Diagnostic::new(
+                    Code::InvalidKeywordValue,
+                    n.span,
+                    format!("`{}` is not a JSON Schema type", other.unwrap_or(n.kind())),
+                )
+                .label("unknown type");
+                diags.push(
+                    match other
+                        .and_then(|t| TYPE_NAMES.iter().find(|k| strsim::jaro_winkler(k, t) > 0.8))
+                    {
+                        Some(best) => d.help(format!("did you mean `{best}`?")),
+                        None => d.help(format!(
+                            "use one of {}",
+                            TYPE_NAMES
+                                .iter()
+                                .map(|t| format!("`{t}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    },
+                );
             }
         }
     }
 }
 
 fn required(v: &Node, schema_node: &Node, diags: &mut Diagnostics) {
-    let Some(items) = v.as_seq().filter(|i| i.iter().all(|n| n.as_str().is_some())) else {
-        diags.push(malformed(v, "`required` is a list of property names".into()));
+    let Some(items) = v
+        .as_seq()
+        .filter(|i| i.iter().all(|n| n.as_str().is_some()))
+    else {
+        diags.push(malformed(
+            v,
+            "`required` is a list of property names".into(),
+        ));
         return;
     };
-    let Some(props) = schema_node.get("properties").and_then(Node::as_map) else { return };
+    // Inside a composition a `required` may name a sibling branch's property; only a schema that
+    // declares properties, or says it is an object, is judged on its own.
+    let object =
+        schema::type_set(schema_node).is_some_and(|t| t.len() == 1 && t.contains("object"));
+    let props = match schema_node.get("properties").and_then(Node::as_map) {
+        Some(p) => p,
+        None if object => &[],
+        None => return,
+    };
     for n in items {
         let name = n.as_str().unwrap_or_default();
         if !props.iter().any(|(k, _)| k.as_str() == Some(name)) {
             diags.push(
-                Diagnostic::new(Code::RequiredNotDeclared, n.span, format!("`{name}` is required but not declared in `properties`"))
-                    .label("no such property")
-                    .help(format!("declare `{name}` under `properties`, or remove it from `required`")),
+                Diagnostic::new(
+                    Code::RequiredNotDeclared,
+                    n.span,
+                    format!("`{name}` is required but not declared in `properties`"),
+                )
+                .label("no such property")
+                .help(format!(
+                    "declare `{name}` under `properties`, or remove it from `required`"
+                )),
             );
         }
     }
@@ -210,21 +342,46 @@ fn one_of(types: Types<'_>, k: &Node, branches: &[Node], diags: &mut Diagnostics
     let consts = |b: &Node| -> Vec<(String, serde_json::Value)> {
         schema::properties(b)
             .iter()
-            .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), types.resolve(v).get("const")?.to_json())))
+            .filter_map(|(k, v)| {
+                Some((
+                    k.as_str()?.to_owned(),
+                    types.resolve(v).get("const")?.to_json(),
+                ))
+            })
             .filter(|(k, _)| schema::required(b).contains(&k.as_str()))
             .collect()
     };
     let first = consts(resolved[0]);
     let discriminated = first.iter().any(|(name, _)| {
-        let values: Vec<serde_json::Value> = resolved.iter().filter_map(|b| consts(b).into_iter().find(|(n, _)| n == name).map(|(_, v)| v)).collect();
-        values.len() == resolved.len() && (1..values.len()).all(|i| !values[..i].contains(&values[i]))
+        let values: Vec<serde_json::Value> = resolved
+            .iter()
+            .filter_map(|b| {
+                consts(b)
+                    .into_iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v)
+            })
+            .collect();
+        values.len() == resolved.len()
+            && (1..values.len()).all(|i| !values[..i].contains(&values[i]))
     });
     fn type_of(b: &Node) -> Option<&str> {
-        schema::type_set(b).filter(|s| s.len() == 1).and_then(|s| s.into_iter().next().map(|t| if t == "integer" { "number" } else { t }))
+        schema::type_set(b).filter(|s| s.len() == 1).and_then(|s| {
+            s.into_iter()
+                .next()
+                .map(|t| if t == "integer" { "number" } else { t })
+        })
     }
     let kinds: Vec<Option<&str>> = resolved.iter().map(|b| type_of(b)).collect();
-    let distinct = kinds.iter().all(Option::is_some) && (1..kinds.len()).all(|i| !kinds[..i].contains(&kinds[i]));
-    if !discriminated && !distinct {
+    let distinct = kinds.iter().all(Option::is_some)
+        && (1..kinds.len()).all(|i| !kinds[..i].contains(&kinds[i]));
+    let constants: Vec<Option<serde_json::Value>> = resolved
+        .iter()
+        .map(|b| b.get("const").map(Node::to_json))
+        .collect();
+    let distinct_constants = constants.iter().all(Option::is_some)
+        && (1..constants.len()).all(|i| !constants[..i].contains(&constants[i]));
+    if !discriminated && !distinct && !distinct_constants {
         diags.push(
             Diagnostic::new(Code::AmbiguousOneOf, k.span, "`oneOf` branches are neither discriminated nor of distinct types")
                 .label("a value could match several branches")
@@ -234,20 +391,36 @@ fn one_of(types: Types<'_>, k: &Node, branches: &[Node], diags: &mut Diagnostics
 }
 
 /// `default`, `const`, `enum` and `examples` values must satisfy the schema they stand in.
-fn own_value(types: Types<'_>, key: &str, value: &Node, schema_node: &Node, diags: &mut Diagnostics) {
+fn own_value(
+    types: Types<'_>,
+    key: &str,
+    value: &Node,
+    schema_node: &Node,
+    diags: &mut Diagnostics,
+) {
     if let Some(message) = schema::first_violation(types, schema_node, &value.to_json(), "schema") {
         diags.push(
-            Diagnostic::new(Code::InvalidSchemaValue, value.span, format!("this `{key}` value breaks its own schema"))
-                .label(message)
-                .help(format!("change the `{key}` value or the schema")),
+            Diagnostic::new(
+                Code::InvalidSchemaValue,
+                value.span,
+                format!("this `{key}` value breaks its own schema"),
+            )
+            .label(message)
+            .help(format!("change the `{key}` value or the schema")),
         );
     }
 }
 
 /// A schema the structural walk accepted must also compile (a malformed `pattern`, say).
 fn compiles(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
-    if let Err(e) = jsonschema::validator_for(&types.to_standalone_json(root)) {
-        diags.push(malformed(root, format!("schema does not compile: {e}")));
+    if let Err(message) = schema::compile(types, root) {
+        // The validator names the place as a pointer into the schema; point there when the
+        // place lies in this root rather than in a referenced type.
+        let at = message
+            .rsplit_once("(at `")
+            .and_then(|(_, p)| root.pointer(p.trim_end_matches("`)")))
+            .unwrap_or(root);
+        diags.push(malformed(at, format!("schema does not compile: {message}")));
     }
 }
 
@@ -262,7 +435,11 @@ fn tool_shapes(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
     if !cx.surfaces(e).contains(&Surface::Mcp) {
         return;
     }
-    let view_output = e.tool.as_ref().and_then(|t| t.value.view.as_ref()).and_then(|v| v.value.output.as_ref());
+    let view_output = e
+        .tool
+        .as_ref()
+        .and_then(|t| t.value.view.as_ref())
+        .and_then(|v| v.value.output.as_ref());
     if let Some(output) = view_output.or(e.output.as_ref()) {
         object_output(cx.types, output, name, diags);
     }
@@ -271,9 +448,13 @@ fn tool_shapes(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
 fn object_input(types: Types<'_>, input: &Schema, name: &str, diags: &mut Diagnostics) {
     if !schema::is_object(&input.0, types) {
         diags.push(
-            Diagnostic::new(Code::ToolInputNotObject, input.key(), format!("tool input of `{name}` is not an object schema"))
-                .label("tool arguments are one JSON object")
-                .help("wrap the input in `type: object` with named properties"),
+            Diagnostic::new(
+                Code::ToolInputNotObject,
+                input.key(),
+                format!("tool input of `{name}` is not an object schema"),
+            )
+            .label("tool arguments are one JSON object")
+            .help("wrap the input in `type: object` with named properties"),
         );
     }
 }
@@ -288,40 +469,59 @@ fn object_output(types: Types<'_>, output: &Schema, name: &str, diags: &mut Diag
     }
 }
 
-/// Warns about shared types nothing refers to.
+/// Warns about shared types no endpoint or tool reaches, directly or through other types.
 fn unused_types(cx: &Cx<'_>, diags: &mut Diagnostics) {
     let Some(types) = &cx.c.types else { return };
-    let mut text = String::new();
-    let mut collect = |n: &Node| text.push_str(&n.to_json().to_string());
-    for (_, t) in types.value.iter() {
-        collect(&t.0);
-    }
+    let mut todo: Vec<String> = Vec::new();
+    let mut from = |n: &Node| todo.extend(schema::refs_in(n));
     for e in cx.endpoints() {
-        for s in [&e.params, &e.input, &e.output].into_iter().flatten() {
-            collect(&s.0);
-        }
-        if let Some(v) = e.tool.as_ref().and_then(|t| t.value.view.as_ref()).and_then(|v| v.value.output.as_ref()) {
-            collect(&v.0);
+        [&e.params, &e.input, &e.output]
+            .into_iter()
+            .flatten()
+            .for_each(|s| from(&s.0));
+        if let Some(v) = e
+            .tool
+            .as_ref()
+            .and_then(|t| t.value.view.as_ref())
+            .and_then(|v| v.value.output.as_ref())
+        {
+            from(&v.0);
         }
         if let Some(s) = &e.stream {
-            for x in [&s.value.item, &s.value.terminal].into_iter().flatten() {
-                collect(&x.0);
-            }
+            [&s.value.item, &s.value.terminal]
+                .into_iter()
+                .flatten()
+                .for_each(|x| from(&x.0));
         }
     }
     for t in cx.tools() {
-        for s in [&t.input, &t.output].into_iter().flatten() {
-            collect(&s.0);
+        [&t.input, &t.output]
+            .into_iter()
+            .flatten()
+            .for_each(|s| from(&s.0));
+    }
+    let mut reached = std::collections::BTreeSet::new();
+    while let Some(name) = todo.pop() {
+        if let Some(node) = cx.types.get(&name).filter(|_| reached.insert(name.clone())) {
+            todo.extend(schema::refs_in(node));
         }
     }
-    for (name, _) in types.value.iter() {
-        let needle = serde_json::to_string(&format!("{TYPES_PREFIX}{}", name.value)).unwrap_or_default();
-        if !text.contains(&needle) {
-            diags.push(
-                Diagnostic::new(Code::UnusedType, name.span, format!("type `{}` is never referred to", name.value))
-                    .label("unused")
-                    .help(format!("refer to it as `$ref: \"{TYPES_PREFIX}{}\"`, or remove it", name.value)),
-            );
-        }
+    for (name, _) in types
+        .value
+        .iter()
+        .filter(|(n, _)| !reached.contains(&n.value))
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::UnusedType,
+                name.span,
+                format!("type `{}` is never used by an endpoint or tool", name.value),
+            )
+            .label("unused")
+            .help(format!(
+                "refer to it as `$ref: \"{TYPES_PREFIX}{}\"`, or remove it",
+                name.value
+            )),
+        );
     }
 }

@@ -15,8 +15,15 @@ pub(super) fn check(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
         return; // E0301, reported with the kinds.
     }
     if !cx.is_tool(e) {
-        let d = Diagnostic::new(Code::ToolGroupWithoutTool, tool.span, format!("`tool` group on `{}`, which is on no tool surface", e.action.value))
-            .label("tool options are never read here");
+        let d = Diagnostic::new(
+            Code::ToolGroupWithoutTool,
+            tool.span,
+            format!(
+                "`tool` group on `{}`, which is on no tool surface",
+                e.action.value
+            ),
+        )
+        .label("tool options are never read here");
         let d = match &e.expose {
             Some(x) => d.secondary(x.span, "exposed on HTTP only"),
             None => d.note("`toolExposure: explicit` makes an omitted `expose` mean HTTP only"),
@@ -33,16 +40,24 @@ fn check_view(cx: &Cx<'_>, e: &Endpoint, view: &Sp<View>, diags: &mut Diagnostic
     let projects = v.project.as_ref().is_some_and(|p| p.value);
     if v.defaults.is_none() && v.output.is_none() && !projects {
         diags.push(
-            Diagnostic::new(Code::EmptyView, view.span, format!("tool view of `{}` declares nothing", e.action.value))
-                .label("no `defaults`, `output` or `project: true`")
-                .help("declare what the tool answer changes, or remove the view"),
+            Diagnostic::new(
+                Code::EmptyView,
+                view.span,
+                format!("tool view of `{}` declares nothing", e.action.value),
+            )
+            .label("no `defaults`, `output` or `project: true`")
+            .help("declare what the tool answer changes, or remove the view"),
         );
     }
     let Some(full) = &e.output else {
         diags.push(
-            Diagnostic::new(Code::ViewWithoutOutput, view.span, format!("tool view on `{}`, which has no `output`", e.action.value))
-                .label("a view is a view of the full answer")
-                .help("declare the endpoint's full `output`, or remove the view"),
+            Diagnostic::new(
+                Code::ViewWithoutOutput,
+                view.span,
+                format!("tool view on `{}`, which has no `output`", e.action.value),
+            )
+            .label("a view is a view of the full answer")
+            .help("declare the endpoint's full `output`, or remove the view"),
         );
         return;
     };
@@ -54,17 +69,34 @@ fn check_view(cx: &Cx<'_>, e: &Endpoint, view: &Sp<View>, diags: &mut Diagnostic
     }
 }
 
-fn check_defaults(cx: &Cx<'_>, e: &Endpoint, defaults: &Sp<crate::parse::ast::Entries<crate::parse::ast::Any>>, diags: &mut Diagnostics) {
+fn check_defaults(
+    cx: &Cx<'_>,
+    e: &Endpoint,
+    defaults: &Sp<crate::parse::ast::Entries<crate::parse::ast::Any>>,
+    diags: &mut Diagnostics,
+) {
     let params = path_params(cx, e);
-    let input = e.input.as_ref().filter(|i| schema::is_object(&i.0, cx.types));
+    let input = e
+        .input
+        .as_ref()
+        .filter(|i| schema::is_object(&i.0, cx.types));
     let Some(input) = input else {
-        let d = Diagnostic::new(Code::ViewDefaultsWithoutObjectInput, defaults.span, format!("tool view defaults on `{}`, whose input is not an object schema", e.action.value))
-            .label("defaults fill keys of an object input");
+        let d = Diagnostic::new(
+            Code::ViewDefaultsWithoutObjectInput,
+            defaults.span,
+            format!(
+                "tool view defaults on `{}`, whose input is not an object schema",
+                e.action.value
+            ),
+        )
+        .label("defaults fill keys of an object input");
         let d = match &e.input {
             Some(i) => d.secondary(i.key(), "input declared here"),
             None => d.note("the endpoint declares no `input`"),
         };
-        diags.push(d.help("declare `input` as `type: object` with the defaulted keys, or remove `defaults`"));
+        diags.push(d.help(
+            "declare `input` as `type: object` with the defaulted keys, or remove `defaults`",
+        ));
         return;
     };
     let props = schema::properties(cx.types.resolve(&input.0));
@@ -72,20 +104,30 @@ fn check_defaults(cx: &Cx<'_>, e: &Endpoint, defaults: &Sp<crate::parse::ast::En
         let name = key.value.as_str();
         if params.iter().any(|p| p == name) {
             diags.push(
-                Diagnostic::new(Code::ViewDefaultForParam, key.span, format!("tool view default for path parameter `{name}`"))
-                    .label("path parameters identify the resource; they have no default")
-                    .help("remove this default"),
+                Diagnostic::new(
+                    Code::ViewDefaultForParam,
+                    key.span,
+                    format!("tool view default for path parameter `{name}`"),
+                )
+                .label("path parameters identify the resource; they have no default")
+                .help("remove this default"),
             );
             continue;
         }
         let Some((prop_key, prop)) = props.iter().find(|(k, _)| k.as_str() == Some(name)) else {
             let known: Vec<_> = props.iter().filter_map(|(k, _)| k.as_str()).collect();
-            let mut d = Diagnostic::new(Code::UnknownViewDefault, key.span, format!("tool view default for `{name}`, which the input does not declare"))
-                .label("not an input key")
-                .secondary(input.key(), "input declared here");
+            let mut d = Diagnostic::new(
+                Code::UnknownViewDefault,
+                key.span,
+                format!("tool view default for `{name}`, which the input does not declare"),
+            )
+            .label("not an input key")
+            .secondary(input.key(), "input declared here");
             d = match known.iter().find(|k| strsim::jaro_winkler(k, name) > 0.8) {
                 Some(best) => d.help(format!("did you mean `{best}`?")),
-                None => d.help("defaults change what a call is given, never which keys the endpoint accepts"),
+                None => d.help(
+                    "defaults change what a call is given, never which keys the endpoint accepts",
+                ),
             };
             diags.push(d);
             continue;
@@ -94,20 +136,40 @@ fn check_defaults(cx: &Cx<'_>, e: &Endpoint, defaults: &Sp<crate::parse::ast::En
     }
 }
 
-fn check_default_value(types: Types<'_>, name: &str, value: &Node, (prop_key, prop): (crate::source::Span, &Node), diags: &mut Diagnostics) {
+fn check_default_value(
+    types: Types<'_>,
+    name: &str,
+    value: &Node,
+    (prop_key, prop): (crate::source::Span, &Node),
+    diags: &mut Diagnostics,
+) {
     let json = value.to_json();
-    if let Some(message) = schema::first_violation(types, prop, &json, &format!("input.properties.{name}")) {
+    if let Some(message) =
+        schema::first_violation(types, prop, &json, &format!("input.properties.{name}"))
+    {
         diags.push(
-            Diagnostic::new(Code::InvalidViewDefault, value.span, format!("tool view default `{name}` is not a valid value for that input key"))
-                .label(message)
-                .secondary(prop_key, "input key declared here")
-                .help("change the default or the input schema"),
+            Diagnostic::new(
+                Code::InvalidViewDefault,
+                value.span,
+                format!("tool view default `{name}` is not a valid value for that input key"),
+            )
+            .label(message)
+            .secondary(prop_key, "input key declared here")
+            .help("change the default or the input schema"),
         );
-    } else if prop.get("default").is_some_and(|d| d.to_json() == json) {
+    } else if prop
+        .get("default")
+        .or_else(|| types.resolve(prop).get("default"))
+        .is_some_and(|d| d.to_json() == json)
+    {
         diags.push(
-            Diagnostic::new(Code::RedundantViewDefault, value.span, format!("tool view default `{name}` repeats the input schema's own default"))
-                .label("same as `default` in the input schema")
-                .help("remove the view default; the schema's default already applies on every surface"),
+            Diagnostic::new(
+                Code::RedundantViewDefault,
+                value.span,
+                format!("tool view default `{name}` repeats the input schema's own default"),
+            )
+            .label("same as `default` in the input schema")
+            .help("remove the view default; the schema's default already applies on every surface"),
         );
     }
 }
@@ -123,7 +185,11 @@ fn path_params(cx: &Cx<'_>, e: &Endpoint) -> Vec<String> {
         })
         .collect();
     if let Some(p) = &e.params {
-        names.extend(schema::properties(cx.types.resolve(&p.0)).iter().filter_map(|(k, _)| k.as_str().map(str::to_owned)));
+        names.extend(
+            schema::properties(cx.types.resolve(&p.0))
+                .iter()
+                .filter_map(|(k, _)| k.as_str().map(str::to_owned)),
+        );
     }
     names
 }

@@ -113,8 +113,8 @@ catalog! {
     InvalidStream = "E0307", Error, "a stream declared inconsistently";
     /// Two HTTP-only kinds that exclude each other on one endpoint.
     ConflictingKinds = "E0308", Error, "two HTTP-only kinds that exclude each other";
-    /// An `expose` or `transports` list that is empty or repeats a surface.
-    InvalidExposure = "E0310", Error, "an exposure list that is empty or repeats a surface";
+    /// An `expose`, `transports` or `present` list that is empty or repeats an entry.
+    InvalidExposure = "E0310", Error, "a surface list that is empty or repeats an entry";
 
     // E05xx: the `tool` group, tool names and tool views.
     /// A tool option written at the top level of an endpoint, where it used to live.

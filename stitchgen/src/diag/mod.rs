@@ -49,7 +49,10 @@ impl Diagnostic {
         Diagnostic {
             code,
             message: message.into(),
-            primary: Label { span, text: String::new() },
+            primary: Label {
+                span,
+                text: String::new(),
+            },
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
@@ -71,7 +74,10 @@ impl Diagnostic {
     /// Adds a related place.
     #[must_use]
     pub fn secondary(mut self, span: Span, text: impl Into<String>) -> Self {
-        self.secondary.push(Label { span, text: text.into() });
+        self.secondary.push(Label {
+            span,
+            text: text.into(),
+        });
         self
     }
 

@@ -3,7 +3,7 @@
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use super::{Diagnostic, Label, Severity};
-use crate::source::{FileId, SourceMap};
+use crate::source::{FileId, SourceMap, char_range};
 
 /// Whether rendered diagnostics carry ANSI colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,13 +21,19 @@ pub fn render_all(diags: &[Diagnostic], sources: &SourceMap, color: ColorChoice)
         out.push_str(&render(d, sources, color));
         out.push_str("\n\n");
     }
-    let errors = diags.iter().filter(|d| d.severity() == Severity::Error).count();
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity() == Severity::Error)
+        .count();
     let warnings = diags.len() - errors;
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     match (errors, warnings) {
         (0, 0) => {}
         (0, w) => out.push_str(&format!("warning: {} emitted\n", plural(w, "warning"))),
-        (e, 0) => out.push_str(&format!("error: could not compile contracts: {}\n", plural(e, "error"))),
+        (e, 0) => out.push_str(&format!(
+            "error: could not compile contracts: {}\n",
+            plural(e, "error")
+        )),
         (e, w) => out.push_str(&format!(
             "error: could not compile contracts: {}; {} emitted\n",
             plural(e, "error"),
@@ -46,11 +52,12 @@ pub fn render(d: &Diagnostic, sources: &SourceMap, color: ColorChoice) -> String
     let windows = windows(d, sources);
     let mut group = Group::with_title(level.primary_title(&d.message).id(d.code.id()));
     for w in &windows {
-        let mut snippet = Snippet::source(w.text).line_start(w.first_line).path(w.path);
-        for (label, kind) in &w.labels {
-            let lo = (label.span.lo as usize).saturating_sub(w.offset).min(w.text.len());
-            let hi = (label.span.hi as usize).saturating_sub(w.offset).clamp(lo, w.text.len());
-            snippet = snippet.annotation(kind.span(lo..hi).label(label.text.as_str()));
+        let mut snippet = Snippet::source(w.text)
+            .line_start(w.first_line)
+            .path(w.path);
+        for (label, kind, range) in &w.labels {
+            let (lo, hi) = (range.start - w.offset, range.end - w.offset);
+            snippet = snippet.annotation((*kind).span(lo..hi).label(label.text.as_str()));
         }
         group = group.element(snippet);
     }
@@ -74,7 +81,7 @@ struct Window<'a> {
     text: &'a str,
     offset: usize,
     first_line: usize,
-    labels: Vec<(&'a Label, AnnotationKind)>,
+    labels: Vec<(&'a Label, AnnotationKind, std::ops::Range<usize>)>,
 }
 
 /// One window per file, primary file first, each cut to the lines its labels touch, so rendering
@@ -89,18 +96,30 @@ fn windows<'a>(d: &'a Diagnostic, sources: &'a SourceMap) -> Vec<Window<'a>> {
     files
         .into_iter()
         .map(|file| {
-            let labels: Vec<(&Label, AnnotationKind)> = std::iter::once((&d.primary, AnnotationKind::Primary))
-                .chain(d.secondary.iter().map(|l| (l, AnnotationKind::Context)))
-                .filter(|(l, _)| l.span.file == file)
-                .collect();
             let src = sources.file(file);
             let text = src.text.as_str();
-            let lo = labels.iter().map(|(l, _)| l.span.lo as usize).min().unwrap_or(0).min(text.len());
-            let hi = labels.iter().map(|(l, _)| l.span.hi as usize).max().unwrap_or(0).clamp(lo, text.len());
+            let labels: Vec<_> = std::iter::once((&d.primary, AnnotationKind::Primary))
+                .chain(d.secondary.iter().map(|l| (l, AnnotationKind::Context)))
+                .filter(|(l, _)| l.span.file == file)
+                .map(|(l, k)| (l, k, char_range(text, l.span)))
+                .collect();
+            let lo = labels.iter().map(|(_, _, r)| r.start).min().unwrap_or(0);
+            let hi = labels
+                .iter()
+                .map(|(_, _, r)| r.end)
+                .max()
+                .unwrap_or(0)
+                .max(lo);
             let start = text[..lo].rfind('\n').map_or(0, |i| i + 1);
             let end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
             let (first_line, _) = sources.line_col(file, start as u32);
-            Window { path: &src.display, text: &text[start..end], offset: start, first_line, labels }
+            Window {
+                path: &src.display,
+                text: &text[start..end],
+                offset: start,
+                first_line,
+                labels,
+            }
         })
         .collect()
 }

@@ -9,19 +9,7 @@ use crate::source::Span;
 pub(crate) fn contract(root: &Node, diags: &mut Diagnostics) -> Option<Contract> {
     duplicate_keys(root, diags);
     let mut f = Fields::new(root, root.span, "a contract", diags)?;
-    let stitch: Option<Sp<u64>> = f.opt("stitch", diags);
-    match &stitch {
-        None if f.raw("stitch").is_none() => diags.push(
-            Diagnostic::new(Code::UnknownVersion, Span::new(root.span.file, 0, 0), "missing `stitch:` version")
-                .help("start the contract with `stitch: 1`"),
-        ),
-        Some(v) if v.value != 1 => diags.push(
-            Diagnostic::new(Code::UnknownVersion, v.span, format!("unknown DSL version `stitch: {}`", v.value))
-                .label("this stitchgen reads version 1")
-                .help("write `stitch: 1`, or use the stitchgen release that reads this version"),
-        ),
-        _ => {}
-    }
+    let stitch = version(&mut f, root, diags);
     let c = Contract {
         file: root.span.file,
         span: root.span,
@@ -41,18 +29,76 @@ pub(crate) fn contract(root: &Node, diags: &mut Diagnostics) -> Option<Contract>
     Some(c)
 }
 
-/// Reports every repeated mapping key in the document, schemas included.
+/// `stitch: 1`, the only version; anything else is refused by name.
+fn version(f: &mut Fields<'_>, root: &Node, diags: &mut Diagnostics) -> Option<Sp<u64>> {
+    let Some(v) = f.raw("stitch") else {
+        let at = root
+            .as_map()
+            .and_then(|m| m.first())
+            .map_or(root.span, |(k, _)| k.span);
+        diags.push(
+            Diagnostic::new(Code::UnknownVersion, at, "missing `stitch:` version")
+                .label("the contract starts here")
+                .help("start the contract with `stitch: 1`"),
+        );
+        return None;
+    };
+    if let Value::Number(n) = &v.value
+        && n.as_u64() == Some(1)
+    {
+        return Some(Sp {
+            value: 1,
+            span: v.span,
+        });
+    }
+    let written = match &v.value {
+        Value::String(s) => format!("{s:?}"),
+        _ => v.to_json().to_string(),
+    };
+    diags.push(
+        Diagnostic::new(
+            Code::UnknownVersion,
+            v.span,
+            format!("unknown DSL version `stitch: {written}`"),
+        )
+        .label("this stitchgen reads version 1")
+        .help(
+            "write `stitch: 1` (an integer), or use the stitchgen release that reads this version",
+        ),
+    );
+    None
+}
+
+/// Reports every repeated and every non-name mapping key in the document, schemas included.
 fn duplicate_keys(node: &Node, diags: &mut Diagnostics) {
     match &node.value {
         Value::Seq(items) => items.iter().for_each(|i| duplicate_keys(i, diags)),
         Value::Map(entries) => {
             for (i, (k, v)) in entries.iter().enumerate() {
-                if let Some(first) = entries[..i].iter().find(|(p, _)| p.as_str().is_some() && p.as_str() == k.as_str()) {
+                if k.as_str().is_none() {
                     diags.push(
-                        Diagnostic::new(Code::DuplicateKey, k.span, format!("duplicate key `{}`", k.as_str().unwrap_or_default()))
-                            .label("written again here")
-                            .secondary(first.0.span, "first written here")
-                            .help("remove one of them; YAML keeps only one value per key"),
+                        Diagnostic::new(
+                            Code::YamlUnsupported,
+                            k.span,
+                            format!("{} as a mapping key", k.kind()),
+                        )
+                        .label("keys are names")
+                        .help("write the key as a string"),
+                    );
+                }
+                if let Some(first) = entries[..i]
+                    .iter()
+                    .find(|(p, _)| p.as_str().is_some() && p.as_str() == k.as_str())
+                {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::DuplicateKey,
+                            k.span,
+                            format!("duplicate key `{}`", k.as_str().unwrap_or_default()),
+                        )
+                        .label("written again here")
+                        .secondary(first.0.span, "first written here")
+                        .help("remove one of them; YAML keeps only one value per key"),
                     );
                 }
                 duplicate_keys(v, diags);
@@ -72,20 +118,19 @@ pub(crate) struct Fields<'n> {
 
 impl<'n> Fields<'n> {
     /// Starts reading `node` as a mapping (`what` names it in messages), or reports its kind.
-    fn new(node: &'n Node, owner: Span, what: &'static str, diags: &mut Diagnostics) -> Option<Self> {
+    fn new(
+        node: &'n Node,
+        owner: Span,
+        what: &'static str,
+        diags: &mut Diagnostics,
+    ) -> Option<Self> {
         match &node.value {
-            Value::Map(entries) => {
-                for (k, _) in entries {
-                    if k.as_str().is_none() {
-                        diags.push(
-                            Diagnostic::new(Code::YamlUnsupported, k.span, format!("{} key in {what}", k.kind()))
-                                .label("keys are names")
-                                .help("write the key as a string"),
-                        );
-                    }
-                }
-                Some(Fields { entries, owner, what, known: Vec::new() })
-            }
+            Value::Map(entries) => Some(Fields {
+                entries,
+                owner,
+                what,
+                known: Vec::new(),
+            }),
             _ => {
                 diags.push(wrong_kind(node, &format!("{what} (a mapping)")));
                 None
@@ -95,13 +140,21 @@ impl<'n> Fields<'n> {
 
     /// The raw value under `key`, marking the key as known.
     fn raw(&mut self, key: &'static str) -> Option<&'n Node> {
-        self.known.push(key);
-        self.entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v)
+        if !self.known.contains(&key) {
+            self.known.push(key);
+        }
+        self.entries
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(_, v)| v)
     }
 
     /// The key node of `key`.
     fn key_span(&self, key: &str) -> Option<Span> {
-        self.entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(k, _)| k.span)
+        self.entries
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(k, _)| k.span)
     }
 
     /// An optional key.
@@ -115,8 +168,12 @@ impl<'n> Fields<'n> {
     fn req<T: Decode>(&mut self, key: &'static str, diags: &mut Diagnostics) -> Option<T> {
         if self.raw(key).is_none() {
             diags.push(
-                Diagnostic::new(Code::MissingKey, self.owner, format!("{} is missing `{key}`", self.what))
-                    .label(format!("`{key}` is required here")),
+                Diagnostic::new(
+                    Code::MissingKey,
+                    self.owner,
+                    format!("{} is missing `{key}`", self.what),
+                )
+                .label(format!("`{key}` is required here")),
             );
             return None;
         }
@@ -126,11 +183,15 @@ impl<'n> Fields<'n> {
     /// A key that moved into the `tool` group: refused by name, pointing to its new place.
     fn moved(&mut self, key: &'static str, new_place: &str, diags: &mut Diagnostics) {
         if let Some(span) = self.key_span(key) {
-            self.known.push(key);
+            self.known.push(key); // refused by name below, never as unknown
             diags.push(
-                Diagnostic::new(Code::MovedToolKey, span, format!("`{key}` is no longer an endpoint key"))
-                    .label("tool options live in the `tool` group")
-                    .help(format!("move it to `{new_place}`")),
+                Diagnostic::new(
+                    Code::MovedToolKey,
+                    span,
+                    format!("`{key}` is no longer an endpoint key"),
+                )
+                .label("tool options live in the `tool` group")
+                .help(format!("move it to `{new_place}`")),
             );
         }
     }
@@ -142,11 +203,22 @@ impl<'n> Fields<'n> {
             if self.known.contains(&name) {
                 continue;
             }
-            let mut d = Diagnostic::new(Code::UnknownKey, k.span, format!("unknown key `{name}` in {}", self.what))
-                .label("not a key of this mapping");
+            let mut d = Diagnostic::new(
+                Code::UnknownKey,
+                k.span,
+                format!("unknown key `{name}` in {}", self.what),
+            )
+            .label("not a key of this mapping");
             d = match closest(name, &self.known) {
                 Some(best) => d.help(format!("did you mean `{best}`?")),
-                None => d.help(format!("the keys here are: {}", self.known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))),
+                None => d.help(format!(
+                    "the keys here are: {}",
+                    self.known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
             };
             diags.push(d);
         }
@@ -157,15 +229,24 @@ impl<'n> Fields<'n> {
 fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
-        .map(|k| (strsim::jaro_winkler(&name.to_lowercase(), &k.to_lowercase()), *k))
+        .map(|k| {
+            (
+                strsim::jaro_winkler(&name.to_lowercase(), &k.to_lowercase()),
+                *k,
+            )
+        })
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, k)| k)
 }
 
 fn wrong_kind(node: &Node, expected: &str) -> Diagnostic {
-    Diagnostic::new(Code::WrongKind, node.span, format!("expected {expected}, found {}", node.kind()))
-        .label(format!("expected {expected}"))
+    Diagnostic::new(
+        Code::WrongKind,
+        node.span,
+        format!("expected {expected}, found {}", node.kind()),
+    )
+    .label(format!("expected {expected}"))
 }
 
 /// Reads one AST value from a node. `key` is the span of the key it stood under (for messages
@@ -177,8 +258,15 @@ pub(crate) trait Decode: Sized {
 impl<T: Decode> Decode for Sp<T> {
     fn decode(node: &Node, key: Span, diags: &mut Diagnostics) -> Option<Self> {
         // A mapping or list is pointed at by its key; a scalar by itself.
-        let span = if matches!(node.value, Value::Map(_) | Value::Seq(_)) { key } else { node.span };
-        Some(Sp { value: T::decode(node, key, diags)?, span })
+        let span = if matches!(node.value, Value::Map(_) | Value::Seq(_)) {
+            key
+        } else {
+            node.span
+        };
+        Some(Sp {
+            value: T::decode(node, key, diags)?,
+            span,
+        })
     }
 }
 
@@ -188,10 +276,10 @@ impl Decode for String {
             Value::String(s) => Some(s.clone()),
             _ => {
                 let d = wrong_kind(node, "a string");
-                diags.push(if matches!(node.value, Value::Number(_) | Value::Bool(_)) {
-                    d.help("quote it to make it a string")
-                } else {
-                    d
+                diags.push(match node.value {
+                    Value::Number(_) | Value::Bool(_) => d.help("quote it to make it a string"),
+                    Value::Null => d.help("write the value after the key"),
+                    _ => d,
                 });
                 None
             }
@@ -205,7 +293,11 @@ impl Decode for bool {
             Value::Bool(b) => Some(*b),
             _ => {
                 let d = wrong_kind(node, "`true` or `false`");
-                diags.push(if node.as_str().is_some() { d.help("write `true` or `false`; YAML 1.1 spellings such as `yes` are strings") } else { d });
+                diags.push(if node.as_str().is_some() {
+                    d.help("write `true` or `false`; YAML 1.1 spellings such as `yes` are strings")
+                } else {
+                    d
+                });
                 None
             }
         }
@@ -231,7 +323,12 @@ impl<T: Decode> Decode for Vec<T> {
             return None;
         };
         // Every item is read, so every bad item is reported; bad ones are left out.
-        Some(items.iter().filter_map(|i| T::decode(i, i.span, diags)).collect())
+        Some(
+            items
+                .iter()
+                .filter_map(|i| T::decode(i, i.span, diags))
+                .collect(),
+        )
     }
 }
 
@@ -241,11 +338,22 @@ impl<T: DecodeEntry> Decode for Entries<T> {
             diags.push(wrong_kind(node, "a mapping"));
             return None;
         };
-        let mut out = Vec::new();
-        for (k, v) in entries {
+        let mut out: Vec<(Sp<String>, T)> = Vec::new();
+        for (i, (k, v)) in entries.iter().enumerate() {
             let Some(name) = k.as_str() else { continue };
+            // A repeated key is reported once (E0011); its second value is not read, so it
+            // cannot cause follow-on errors.
+            if entries[..i].iter().any(|(p, _)| p.as_str() == Some(name)) {
+                continue;
+            }
             if let Some(value) = T::decode_entry(name, k.span, v, diags) {
-                out.push((Sp { value: name.to_owned(), span: k.span }, value));
+                out.push((
+                    Sp {
+                        value: name.to_owned(),
+                        span: k.span,
+                    },
+                    value,
+                ));
             }
         }
         Some(Entries(out))
@@ -309,7 +417,10 @@ macro_rules! keywords {
 }
 
 fn quoted(all: &[&str]) -> String {
-    all.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+    all.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 keywords! {
@@ -339,7 +450,10 @@ impl DecodeEntry for Endpoint {
             f.moved(old, new, diags);
         }
         let e = Endpoint {
-            action: Sp { value: name.to_owned(), span: key },
+            action: Sp {
+                value: name.to_owned(),
+                span: key,
+            },
             method: f.req("method", diags),
             path: f.req("path", diags),
             desc: f.req("desc", diags),
@@ -367,7 +481,10 @@ impl DecodeEntry for RuntimeTool {
     fn decode_entry(name: &str, key: Span, node: &Node, diags: &mut Diagnostics) -> Option<Self> {
         let mut f = Fields::new(node, key, "a runtime tool", diags)?;
         let t = RuntimeTool {
-            name: Sp { value: name.to_owned(), span: key },
+            name: Sp {
+                value: name.to_owned(),
+                span: key,
+            },
             action: f.opt("action", diags),
             desc: f.req("desc", diags),
             input: f.opt("input", diags),

@@ -39,17 +39,30 @@ impl std::error::Error for ReadError {}
 
 /// Reads one file into `sources`, bounded in size. Invalid UTF-8 and oversized files become
 /// diagnostics on the file; only I/O failures are errors.
-pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Option<FileId>, ReadError> {
+pub fn read(
+    path: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Result<Option<FileId>, ReadError> {
     use std::io::Read;
-    let err = |error| ReadError { path: crate::source::display_path(path), error };
+    let err = |error| ReadError {
+        path: crate::source::display_path(path),
+        error,
+    };
     let file = std::fs::File::open(path).map_err(err)?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(err)?;
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(err)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         let id = sources.add(path, String::new());
         diags.push(
-            Diagnostic::new(Code::FileTooLarge, Span::new(id, 0, 0), format!("contract file is larger than {} MiB", MAX_FILE_BYTES >> 20))
-                .help("split the service into several contracts given together"),
+            Diagnostic::new(
+                Code::FileTooLarge,
+                Span::new(id, 0, 0),
+                format!("contract file is larger than {} MiB", MAX_FILE_BYTES >> 20),
+            )
+            .help("split the service into several contracts given together"),
         );
         return Ok(None);
     }
@@ -59,10 +72,16 @@ pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Re
             let at = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let id = sources.add(path, text);
+            // The first bad sequence is one U+FFFD in the lossy text, right at `at`.
+            let replacement = char::REPLACEMENT_CHARACTER.len_utf8();
             diags.push(
-                Diagnostic::new(Code::InvalidUtf8, Span::new(id, at, at + 1), "contract file is not valid UTF-8")
-                    .label("invalid byte sequence here")
-                    .help("save the file as UTF-8"),
+                Diagnostic::new(
+                    Code::InvalidUtf8,
+                    Span::new(id, at, at + replacement),
+                    "contract file is not valid UTF-8",
+                )
+                .label("invalid byte sequence here")
+                .help("save the file as UTF-8"),
             );
             Ok(None)
         }
@@ -72,39 +91,93 @@ pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Re
 /// Parses the YAML text of `file` into a spanned tree with the DSL's strict options.
 pub fn yaml(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Option<Node> {
     let text = &sources.file(file).text;
-    let options = serde_saphyr::options! {
-        strict_booleans: true,
-        leading_zero_numbers_as_strings: true,
-        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
-        budget: serde_saphyr::budget! { max_depth: MAX_YAML_DEPTH, max_nodes: MAX_NODES, max_documents: 1 },
-        alias_limits: serde_saphyr::alias_limits! { max_total_replayed_events: MAX_ALIAS_REPLAY },
-    };
-    match serde_saphyr::from_str_with_options::<Node>(text, options) {
+    let parsed = on_parser_stack(|| {
+        let options = serde_saphyr::options! {
+            strict_booleans: true,
+            leading_zero_numbers_as_strings: true,
+            reject_unsupported_tags: true,
+            duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
+            budget: serde_saphyr::budget! { max_depth: MAX_YAML_DEPTH, max_nodes: MAX_NODES, max_documents: 1 },
+            alias_limits: serde_saphyr::alias_limits! { max_total_replayed_events: MAX_ALIAS_REPLAY },
+        };
+        serde_saphyr::from_str_with_options::<Node>(text, options)
+            .map_err(|e| Box::new(yaml_error(&e, text, file)))
+    });
+    match parsed {
         Ok(node) => Some(node.with_file(file)),
-        Err(e) => {
-            diags.push(yaml_error(&e, text, file));
+        Err(d) => {
+            diags.push(*d);
             None
         }
     }
 }
 
+/// Stack for the YAML parser. Its recursion is bounded by [`MAX_YAML_DEPTH`], but unoptimized
+/// builds spend tens of KiB a level, more than the 2 MiB of a test or worker thread.
+const PARSER_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Runs `f` on a thread with a stack large enough for the deepest document accepted.
+fn on_parser_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("stitchgen-parse".into())
+            .stack_size(PARSER_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .expect("spawning the parser thread");
+        handle
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 fn yaml_error(e: &serde_saphyr::Error, text: &str, file: FileId) -> Diagnostic {
     use serde_saphyr::MessageFormatter;
-    let message = serde_saphyr::DefaultMessageFormatter.format_message(e).into_owned();
+    let message = serde_saphyr::DefaultMessageFormatter
+        .format_message(e)
+        .into_owned();
     let at = e
         .location()
-        .and_then(|l| l.span().byte_offset().map(|o| o as usize).or_else(|| line_col_offset(text, l.line(), l.column())))
-        .unwrap_or(0)
-        .min(text.len());
+        .and_then(|l| {
+            l.span()
+                .byte_offset()
+                .map(|o| o as usize)
+                .or_else(|| line_col_offset(text, l.line(), l.column()))
+        })
+        .unwrap_or(0);
+    let at = crate::source::floor_char_boundary(text, at);
     let span = Span::new(file, at, next_char(text, at));
-    let limit = ["budget", "alias", "recursion", "depth", "nesting"].iter().any(|w| message.to_lowercase().contains(w));
-    if limit {
-        Diagnostic::new(Code::YamlLimit, span, format!("the document exceeds a parser limit: {message}"))
+    let limit = |what: String| {
+        Diagnostic::new(Code::YamlLimit, span, format!("the document exceeds a parser limit: {what}"))
             .label("limit reached here")
             .note(format!(
-                "contracts may nest {MAX_YAML_DEPTH} levels deep, hold {MAX_NODES} nodes and replay {MAX_ALIAS_REPLAY} events through aliases"
+                "a contract nests at most {MAX_YAML_DEPTH} levels, holds at most {MAX_NODES} nodes and replays at most {MAX_ALIAS_REPLAY} events through aliases"
             ))
+    };
+    let lower = message.to_lowercase();
+    if lower.contains("documents") {
+        Diagnostic::new(
+            Code::YamlUnsupported,
+            span,
+            "more than one YAML document in a contract",
+        )
+        .label("a second document starts here")
+        .help("a contract is one document: give each service its own file")
+    } else if lower.contains("depth") || lower.contains("recursion") || lower.contains("nesting") {
+        limit(format!("nested deeper than {MAX_YAML_DEPTH} levels"))
+            .help("name inner schemas under `types:` and refer to them with `$ref`")
+    } else if lower.contains("alias") || lower.contains("replay") {
+        limit("aliases expand to too much".into())
             .help("write the repeated parts once under `types:` and refer to them with `$ref`")
+    } else if lower.contains("budget") {
+        limit(message.clone()).help("split the service into several contracts given together")
+    } else if lower.contains("tag") {
+        Diagnostic::new(
+            Code::YamlUnsupported,
+            span,
+            format!("unsupported YAML tag: {message}"),
+        )
+        .label("tags are not part of the DSL")
+        .help("remove the tag; contracts are plain YAML")
     } else {
         Diagnostic::new(Code::YamlSyntax, span, format!("invalid YAML: {message}")).label(message)
     }
@@ -114,14 +187,24 @@ fn line_col_offset(text: &str, line: u64, col: u64) -> Option<usize> {
     let line_start = if line <= 1 {
         0
     } else {
-        text.match_indices('\n').nth(line as usize - 2).map(|(i, _)| i + 1)?
+        text.match_indices('\n')
+            .nth(line as usize - 2)
+            .map(|(i, _)| i + 1)?
     };
     let rest = &text[line_start..];
-    Some(line_start + rest.char_indices().nth(col.saturating_sub(1) as usize).map_or(rest.len(), |(i, _)| i))
+    Some(
+        line_start
+            + rest
+                .char_indices()
+                .nth(col.saturating_sub(1) as usize)
+                .map_or(rest.len(), |(i, _)| i),
+    )
 }
 
 fn next_char(text: &str, at: usize) -> usize {
-    text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
+    text.get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(at, |c| at + c.len_utf8())
 }
 
 /// Decodes a parsed document into the contract AST, reporting every problem found.

@@ -80,12 +80,29 @@ impl Node {
 
     /// The first entry of a mapping whose key is `key`, with the key node.
     pub fn entry(&self, key: &str) -> Option<(&Node, &Node)> {
-        self.as_map()?.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(k, v)| (k, v))
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(k, v)| (k, v))
     }
 
     /// The value of the first entry whose key is `key`.
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.entry(key).map(|(_, v)| v)
+    }
+
+    /// The node a JSON Pointer (RFC 6901) names inside this one.
+    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        let mut node = self;
+        for token in pointer.split('/').skip(1) {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            node = match &node.value {
+                Value::Map(_) => node.get(&token)?,
+                Value::Seq(items) => items.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
     }
 
     /// The same data as JSON, without spans. Keys keep their order; a repeated key keeps its last value.
@@ -115,7 +132,10 @@ impl<'de> Deserialize<'de> for Node {
         let span = spanned.referenced.span();
         let lo = span.byte_offset().unwrap_or(0) as usize;
         let hi = lo + span.byte_len().unwrap_or(0) as usize;
-        Ok(Node { value: spanned.value, span: Span::new(FileId(0), lo, hi) })
+        Ok(Node {
+            value: spanned.value,
+            span: Span::new(FileId(0), lo, hi),
+        })
     }
 }
 
@@ -171,10 +191,14 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Number(n.into()))
     }
     fn visit_i128<E: serde::de::Error>(self, n: i128) -> Result<Value, E> {
-        i64::try_from(n).map(|n| Value::Number(n.into())).map_err(|_| E::custom("integer out of range"))
+        i64::try_from(n)
+            .map(|n| Value::Number(n.into()))
+            .map_err(|_| E::custom("integer out of range"))
     }
     fn visit_u128<E: serde::de::Error>(self, n: u128) -> Result<Value, E> {
-        u64::try_from(n).map(|n| Value::Number(n.into())).map_err(|_| E::custom("integer out of range"))
+        u64::try_from(n)
+            .map(|n| Value::Number(n.into()))
+            .map_err(|_| E::custom("integer out of range"))
     }
     fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Value, E> {
         serde_json::Number::from_f64(n)

@@ -1,0 +1,135 @@
+//! Every fixture through `check`: valid ones pass clean, invalid ones give their code, and the
+//! rendered diagnostics are snapshotted byte for byte.
+
+use std::path::{Path, PathBuf};
+
+use stitchgen::diag::{self, Code, ColorChoice, Severity};
+use stitchgen_tests::{fixtures, repo_root};
+
+/// The contracts of one invalid case: a file, or every contract in a directory.
+fn case_files(case: &Path) -> Vec<PathBuf> {
+    if case.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(case)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+    } else {
+        vec![case.to_path_buf()]
+    }
+}
+
+/// Every invalid case, sorted: `fixtures/invalid/<CODE>_<what>.stitch.yaml` or `<CODE>_<what>/`.
+fn invalid_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(repo_root().join("fixtures/invalid"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() || p.to_string_lossy().ends_with(".stitch.yaml"))
+        .collect();
+    cases.sort();
+    cases
+}
+
+fn case_name(case: &Path) -> String {
+    let name = case.file_name().unwrap().to_string_lossy();
+    name.trim_end_matches(".stitch.yaml").to_owned()
+}
+
+/// Paths relative to the repository root, as a user running from there would see them.
+fn relative(files: &[PathBuf]) -> Vec<PathBuf> {
+    let root = repo_root();
+    files
+        .iter()
+        .map(|f| Path::new("..").join(f.strip_prefix(&root).unwrap()))
+        .collect()
+}
+
+#[test]
+fn valid_fixtures_check_clean_alone_and_together() {
+    let all = fixtures("valid");
+    assert!(all.len() >= 3);
+    for f in &all {
+        let checked = stitchgen::check_files(std::slice::from_ref(f)).unwrap();
+        let text = diag::render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never);
+        assert!(checked.diagnostics.is_empty(), "{}:\n{text}", f.display());
+    }
+    let together = stitchgen::check_files(&all).unwrap();
+    assert!(
+        !together.has_errors(),
+        "{}",
+        diag::render_all(&together.diagnostics, &together.sources, ColorChoice::Never)
+    );
+}
+
+#[test]
+fn invalid_fixtures_give_their_code() {
+    let mut failures = Vec::new();
+    for case in invalid_cases() {
+        let name = case_name(&case);
+        let code = name.split('_').next().unwrap();
+        let code =
+            Code::from_id(code).unwrap_or_else(|| panic!("{name}: not named after a catalog code"));
+        let checked = stitchgen::check_files(&relative(&case_files(&case))).unwrap();
+        let rendered = diag::render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never);
+        if !checked.diagnostics.iter().any(|d| d.code == code) {
+            failures.push(format!("{name}: expected {}, got:\n{rendered}", code.id()));
+        }
+        if code.severity() == Severity::Error {
+            assert!(checked.has_errors(), "{name}");
+        }
+        insta::with_settings!({ snapshot_path => "snapshots/diagnostics", prepend_module_to_snapshot => false, omit_expression => true }, {
+            insta::assert_snapshot!(name.clone(), rendered);
+        });
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Codes whose input cannot be a committed file, each with the test that makes its input.
+const GENERATED: &[(Code, &str)] = &[(
+    Code::FileTooLarge,
+    "limits::oversized_file_is_refused_without_reading_it_all",
+)];
+
+#[test]
+fn every_catalog_code_has_a_fixture() {
+    let names: Vec<String> = invalid_cases().iter().map(|c| case_name(c)).collect();
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| !GENERATED.iter().any(|(g, _)| g == *c))
+        .filter(|c| !names.iter().any(|n| n.split('_').next() == Some(c.id())))
+        .map(|c| c.id())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "codes without a fixture in fixtures/invalid: {missing:?}"
+    );
+}
+
+#[test]
+fn valid_fixtures_validate_against_the_dsl_schema() {
+    let schema: serde_json::Value = serde_json::from_str(&stitchgen::dsl::schema_json()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for f in fixtures("valid") {
+        let mut sources = stitchgen::source::SourceMap::new();
+        let mut diags = stitchgen::diag::Diagnostics::default();
+        let file = stitchgen::parse::read(&f, &mut sources, &mut diags)
+            .unwrap()
+            .unwrap();
+        let doc = stitchgen::parse::yaml(&sources, file, &mut diags)
+            .unwrap()
+            .to_json();
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", f.display());
+    }
+}
+
+#[test]
+fn the_dsl_schema_refuses_an_unknown_key() {
+    let schema: serde_json::Value = serde_json::from_str(&stitchgen::dsl::schema_json()).unwrap();
+    let doc = serde_json::json!({"stitch": 1, "service": "x", "endpoints": {"a": {"method": "GET", "path": "/", "desc": "d", "outptu": {}}}});
+    assert!(!jsonschema::is_valid(&schema, &doc));
+}

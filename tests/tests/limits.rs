@@ -1,0 +1,84 @@
+//! Hostile input: oversized, deeply nested, alias bombs, binary. A clear error, never a panic,
+//! a hang or unbounded memory.
+
+use std::time::{Duration, Instant};
+
+use stitchgen::diag::Code;
+
+fn codes_of(text: &[u8]) -> Vec<Code> {
+    let dir = std::env::temp_dir().join(format!("stitchgen-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.stitch.yaml", text.len()));
+    std::fs::write(&path, text).unwrap();
+    let checked = stitchgen::check_files(&[&path]).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    checked.diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn oversized_file_is_refused_without_reading_it_all() {
+    let big = stitchgen::parse::MAX_FILE_BYTES as usize + 1;
+    let mut text = b"stitch: 1\nservice: big\n# ".to_vec();
+    text.resize(big, b'x');
+    assert_eq!(codes_of(&text), vec![Code::FileTooLarge]);
+}
+
+#[test]
+fn deep_flow_nesting_is_refused() {
+    for depth in [100, 10_000, 200_000] {
+        let text = format!(
+            "stitch: 1\nservice: deep\nmeta: {}{}\n",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        let start = Instant::now();
+        let codes = codes_of(text.as_bytes());
+        assert!(
+            codes.contains(&Code::YamlLimit) || codes.contains(&Code::YamlSyntax),
+            "{depth}: {codes:?}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+}
+
+#[test]
+fn deep_block_nesting_is_refused() {
+    let mut text = String::from("stitch: 1\nservice: deep\nmeta:\n");
+    for i in 1..200 {
+        text.push_str(&format!("{}k:\n", "  ".repeat(i)));
+    }
+    assert!(codes_of(text.as_bytes()).contains(&Code::YamlLimit));
+}
+
+#[test]
+fn billion_laughs_is_refused_quickly() {
+    let mut text = String::from(
+        "stitch: 1\nservice: lol\nmeta:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
+    for w in names.windows(2) {
+        let refs = vec![format!("*{}", w[0]); 10].join(", ");
+        text.push_str(&format!("  {}: &{} [{refs}]\n", w[1], w[1]));
+    }
+    let start = Instant::now();
+    assert_eq!(codes_of(text.as_bytes()), vec![Code::YamlLimit]);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn binary_input_is_an_error() {
+    let codes = codes_of(&[0xff, 0xfe, 0x00, 0x01, b'\n']);
+    assert_eq!(codes, vec![Code::InvalidUtf8]);
+}
+
+#[test]
+fn empty_and_scalar_documents_are_errors() {
+    for text in ["", "~", "42", "- a\n- b\n", "just text"] {
+        let codes = codes_of(text.as_bytes());
+        assert!(!codes.is_empty(), "{text:?}");
+    }
+}
