@@ -133,3 +133,12 @@ fn the_dsl_schema_refuses_an_unknown_key() {
     let doc = serde_json::json!({"stitch": 1, "service": "x", "endpoints": {"a": {"method": "GET", "path": "/", "desc": "d", "outptu": {}}}});
     assert!(!jsonschema::is_valid(&schema, &doc));
 }
+
+#[test]
+fn every_code_is_documented() {
+    let doc = std::fs::read_to_string(repo_root().join("docs/diagnostics.md")).unwrap();
+    for code in Code::ALL {
+        let row = format!("| {} | {} | {} |", code.id(), if code.severity() == Severity::Error { "error" } else { "warning" }, code.summary());
+        assert!(doc.contains(&row), "docs/diagnostics.md lacks or misstates: {row}");
+    }
+}
