@@ -1,16 +1,21 @@
 //! stitchgen: a build-time compiler for API contracts.
 //!
 //! A contract (`NAME.stitch.yaml`) is checked and every declaration error reported at
-//! `file:line:col` before any code exists. The pipeline is one function, [`check_files`]:
-//! read → parse → (gate) → check.
+//! `file:line:col` before any code exists; then the artifacts are emitted. The pipeline is one
+//! function, [`generate`]: parse → (gate) → check → (gate) → lower → emit; front doors write.
 
+pub mod canonical;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod diag;
 pub mod dsl;
+pub mod emit;
+pub mod model;
 pub mod naming;
+pub mod out;
 pub mod parse;
+pub mod present;
 pub mod schema;
 pub mod source;
 
@@ -40,27 +45,79 @@ impl Checked {
     }
 }
 
+/// Settings that change what is checked and generated.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// The MCP protocol version the manifests target (2025-11-25 unless set).
+    pub mcp_target: emit::mcp::McpTarget,
+}
+
+/// What [`generate`] produced: the check, and the artifacts when it found no error.
+#[derive(Debug)]
+pub struct Generated {
+    /// Sources, contracts and diagnostics.
+    pub checked: Checked,
+    /// Every artifact, in a fixed order; empty when any error was found.
+    pub artifacts: Vec<out::Artifact>,
+}
+
+/// The whole pipeline over contracts given together: parse → check → lower → emit.
+/// Nothing is emitted when any error was found; writing is the caller's (see [`out`]).
+pub fn generate<P: AsRef<Path>>(
+    paths: &[P],
+    options: &Options,
+) -> Result<Generated, parse::ReadError> {
+    let checked = check_files_with(paths, options)?;
+    if checked.has_errors() {
+        return Ok(Generated {
+            checked,
+            artifacts: Vec::new(),
+        });
+    }
+    let model = model::lower(&checked.contracts, &checked.sources);
+    let artifacts = emit::all(&model);
+    Ok(Generated { checked, artifacts })
+}
+
+/// Reads and checks contracts given together with default [`Options`].
+pub fn check_files<P: AsRef<Path>>(paths: &[P]) -> Result<Checked, parse::ReadError> {
+    check_files_with(paths, &Options::default())
+}
+
 /// Reads and checks contracts given together. I/O failures are errors; everything wrong
 /// inside a file is a diagnostic.
-pub fn check_files<P: AsRef<Path>>(paths: &[P]) -> Result<Checked, parse::ReadError> {
+pub fn check_files_with<P: AsRef<Path>>(
+    paths: &[P],
+    options: &Options,
+) -> Result<Checked, parse::ReadError> {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::default();
     let mut files = Vec::new();
     for path in paths {
         files.extend(parse::read(path.as_ref(), &mut sources, &mut diags)?);
     }
-    Ok(check_loaded(sources, &files, diags))
+    Ok(check_loaded(sources, &files, diags, options))
 }
 
 /// Checks one contract held in memory (`name` is shown in diagnostics).
 pub fn check_source(name: &str, text: &str) -> Checked {
     let mut sources = SourceMap::new();
     let file = sources.add(Path::new(name), text.to_owned());
-    check_loaded(sources, &[file], Diagnostics::default())
+    check_loaded(
+        sources,
+        &[file],
+        Diagnostics::default(),
+        &Options::default(),
+    )
 }
 
 /// parse → (gate) → decode and check, over files already in `sources`.
-fn check_loaded(sources: SourceMap, files: &[source::FileId], mut diags: Diagnostics) -> Checked {
+fn check_loaded(
+    sources: SourceMap,
+    files: &[source::FileId],
+    mut diags: Diagnostics,
+    options: &Options,
+) -> Checked {
     let mut contracts = Vec::new();
     for &file in files {
         // Gate: a file that is not YAML goes no further; the others still get every check.
@@ -71,7 +128,7 @@ fn check_loaded(sources: SourceMap, files: &[source::FileId], mut diags: Diagnos
     }
     // Decoding is lenient: it reports and carries on, so a typo in a key and a bad view default
     // are reported in the same run.
-    check::check(&contracts, &mut diags);
+    check::check(&contracts, options, &mut diags);
     Checked {
         sources,
         contracts,

@@ -285,6 +285,59 @@ pub fn properties(node: &Node) -> &[(Node, Node)] {
     node.get("properties").and_then(Node::as_map).unwrap_or(&[])
 }
 
+/// The properties of an object schema with references followed and compositions opened:
+/// its own, then those of every `allOf`/`anyOf`/`oneOf` branch, first declaration winning.
+pub fn all_properties<'a>(node: &'a Node, types: Types<'a>) -> Vec<(&'a Node, &'a Node)> {
+    fn go<'a>(node: &'a Node, types: Types<'a>, depth: usize, out: &mut Vec<(&'a Node, &'a Node)>) {
+        let node = types.resolve(node);
+        for (k, v) in properties(node) {
+            if !out.iter().any(|(seen, _)| seen.as_str() == k.as_str()) {
+                out.push((k, v));
+            }
+        }
+        if depth == 0 {
+            return;
+        }
+        for kw in ["allOf", "anyOf", "oneOf"] {
+            for branch in node.get(kw).and_then(Node::as_seq).unwrap_or(&[]) {
+                go(branch, types, depth - 1, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(node, types, 8, &mut out);
+    out
+}
+
+/// The `format` values stitchgen knows; any other is refused rather than ignored.
+pub const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+    "int32",
+    "int64",
+    "float",
+    "double",
+    "byte",
+    "binary",
+];
+
 /// The property names a schema lists in `required`.
 pub fn required(node: &Node) -> Vec<&str> {
     node.get("required")

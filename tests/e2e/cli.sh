@@ -41,6 +41,27 @@ for case in fixtures/invalid/*; do
   fi
 done
 
+# A bare-list tool answer: refused for the default MCP target, accepted for 2026-07-28.
+expect 1 "bare list answer, default MCP target" -- "$bin" check fixtures/mcp-2026/tags.stitch.yaml
+grep -q '\[E0605\]' /tmp/stitchgen-e2e.err || { echo "FAIL: E0605 not reported"; fail=$((fail + 1)); }
+expect 0 "bare list answer, MCP 2026-07-28" -- "$bin" check --mcp-target 2026-07-28 fixtures/mcp-2026/tags.stitch.yaml
+
+# generate: writes the artifacts, then an unchanged rerun writes nothing; errors write nothing.
+out=$(mktemp -d)
+expect 0 "generate" -- "$bin" generate fixtures/valid/helpdesk.stitch.yaml --out "$out"
+for f in openapi.json mcp-tools.json agent-tools.json; do
+  [ -s "$out/$f" ] || { echo "FAIL: generate did not write $f"; fail=$((fail + 1)); }
+done
+before=$(stat -c %Y.%N "$out"/*)
+sleep 1
+expect 0 "generate again" -- "$bin" generate fixtures/valid/helpdesk.stitch.yaml --out "$out"
+grep -q "0 files written, 3 unchanged" /tmp/stitchgen-e2e.err || { echo "FAIL: rerun rewrote files"; fail=$((fail + 1)); }
+[ "$before" = "$(stat -c %Y.%N "$out"/*)" ] || { echo "FAIL: rerun touched files"; fail=$((fail + 1)); }
+bad=$(mktemp -d)
+expect 1 "generate with errors" -- "$bin" generate fixtures/invalid/E0206_route_conflict.stitch.yaml --out "$bad/out"
+[ ! -e "$bad/out" ] || { echo "FAIL: generate wrote despite errors"; fail=$((fail + 1)); }
+rm -rf "$out" "$bad"
+
 expect 2 "missing file" -- "$bin" check fixtures/valid/does-not-exist.stitch.yaml
 expect 2 "no arguments" -- "$bin" check
 expect 0 "schema" -- "$bin" schema

@@ -138,7 +138,19 @@ fn the_dsl_schema_refuses_an_unknown_key() {
 fn every_code_is_documented() {
     let doc = std::fs::read_to_string(repo_root().join("docs/diagnostics.md")).unwrap();
     for code in Code::ALL {
-        let row = format!("| {} | {} | {} |", code.id(), if code.severity() == Severity::Error { "error" } else { "warning" }, code.summary());
-        assert!(doc.contains(&row), "docs/diagnostics.md lacks or misstates: {row}");
+        let row = format!(
+            "| {} | {} | {} |",
+            code.id(),
+            if code.severity() == Severity::Error {
+                "error"
+            } else {
+                "warning"
+            },
+            code.summary()
+        );
+        assert!(
+            doc.contains(&row),
+            "docs/diagnostics.md lacks or misstates: {row}"
+        );
     }
 }

@@ -285,7 +285,7 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
         check_params_schema(cx.types, schema, &params, diags);
     }
     if let Some(input) = &e.input {
-        for (key, _) in schema::properties(cx.types.resolve(&input.0)) {
+        for (key, _) in schema::all_properties(&input.0, cx.types) {
             let Some(name) = key.as_str() else { continue };
             if let Some((_, at)) = params.iter().find(|(p, _)| *p == name) {
                 diags.push(
@@ -405,7 +405,7 @@ fn check_query_input(
                 && v.get("items").is_some_and(|i| schema::is_scalar(i, types))
         }
     };
-    for (key, value) in schema::properties(resolved) {
+    for (key, value) in schema::all_properties(&input.0, types) {
         if !flat(value) {
             diags.push(
                 Diagnostic::new(

@@ -1,7 +1,7 @@
 //! Every declaration rule of DESIGN §3: accumulates diagnostics, never stops at the first.
 
 mod contract;
-mod http;
+pub(crate) mod http;
 mod idents;
 mod kinds;
 mod names;
@@ -16,11 +16,11 @@ use crate::schema::Types;
 use crate::source::Span;
 
 /// Runs every check over contracts given together.
-pub fn check(contracts: &[Contract], diags: &mut Diagnostics) {
+pub fn check(contracts: &[Contract], options: &crate::Options, diags: &mut Diagnostics) {
     for c in contracts {
         let cx = Cx::new(c);
         contract::check(&cx, diags);
-        schemas::check(&cx, diags);
+        schemas::check(&cx, options.mcp_target, diags);
         http::check_base_path(&cx, diags);
         for e in cx.endpoints() {
             http::check_endpoint(&cx, e, diags);
@@ -46,7 +46,7 @@ pub(crate) struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    fn new(c: &'a Contract) -> Self {
+    pub(crate) fn new(c: &'a Contract) -> Self {
         Cx {
             c,
             types: Types::new(c.types.as_ref().map(|t| &t.value)),

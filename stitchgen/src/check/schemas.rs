@@ -4,6 +4,7 @@
 
 use super::Cx;
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::mcp::McpTarget;
 use crate::parse::ast::{Endpoint, Schema, Surface};
 use crate::parse::node::{Node, Value};
 use crate::schema::{self, REFUSED, SUPPORTED, TYPE_NAMES, TYPES_PREFIX, Types};
@@ -12,7 +13,7 @@ use crate::schema::{self, REFUSED, SUPPORTED, TYPE_NAMES, TYPES_PREFIX, Types};
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 24;
 
 /// Every schema of a contract, then the object rules of the tool surfaces.
-pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
+pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
     let mut roots: Vec<&Node> = Vec::new();
     roots.extend(cx.types.iter().map(|(_, n)| n));
     for e in cx.endpoints() {
@@ -50,7 +51,7 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
         }
     }
     for e in cx.endpoints() {
-        tool_shapes(cx, e, diags);
+        tool_shapes(cx, e, target, diags);
     }
     for t in cx.tools() {
         let on_mcp = t
@@ -61,7 +62,7 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
             object_input(cx.types, input, &t.name.value, diags);
         }
         if let (Some(output), true) = (&t.output, on_mcp) {
-            object_output(cx.types, output, &t.name.value, diags);
+            object_output(cx.types, output, &t.name.value, target, diags);
         }
     }
     unused_types(cx, diags);
@@ -154,6 +155,9 @@ impl Walker<'_, '_> {
                 _ => diags.push(malformed(v, format!("`{key}` is a non-empty list"))),
             },
             "const" | "default" => own_value(types, key, v, schema, diags),
+            "format" if v.as_str().is_some_and(|f| !schema::FORMATS.contains(&f)) => {
+                diags.push(unknown_format(v))
+            }
             "format" | "description" | "title" | "pattern" if v.as_str().is_none() => diags.push(
                 malformed(v, format!("`{key}` is a string, found {}", v.kind())),
             ),
@@ -185,6 +189,20 @@ impl Walker<'_, '_> {
 
 fn malformed(node: &Node, message: String) -> Diagnostic {
     Diagnostic::new(Code::InvalidKeywordValue, node.span, message).label("malformed")
+}
+
+fn unknown_format(v: &Node) -> Diagnostic {
+    let f = v.as_str().unwrap_or_default();
+    let d = Diagnostic::new(
+        Code::InvalidKeywordValue,
+        v.span,
+        format!("unknown `format: {f}`"),
+    )
+    .label("not a known format");
+    match schema::FORMATS.iter().find(|k| strsim::jaro_winkler(k, f) > 0.85) {
+        Some(best) => d.help(format!("did you mean `{best}`?")),
+        None => d.help("use a JSON Schema format such as `date-time`, `email`, `uri` or `uuid`, or a `pattern`"),
+    }
 }
 
 fn unsupported(key: &str, k: &Node) -> Diagnostic {
@@ -424,7 +442,7 @@ fn compiles(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
     }
 }
 
-fn tool_shapes(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
+fn tool_shapes(cx: &Cx<'_>, e: &Endpoint, target: McpTarget, diags: &mut Diagnostics) {
     if super::is_http_only(e) || !cx.is_tool(e) {
         return;
     }
@@ -441,7 +459,7 @@ fn tool_shapes(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
         .and_then(|t| t.value.view.as_ref())
         .and_then(|v| v.value.output.as_ref());
     if let Some(output) = view_output.or(e.output.as_ref()) {
-        object_output(cx.types, output, name, diags);
+        object_output(cx.types, output, name, target, diags);
     }
 }
 
@@ -459,12 +477,18 @@ fn object_input(types: Types<'_>, input: &Schema, name: &str, diags: &mut Diagno
     }
 }
 
-fn object_output(types: Types<'_>, output: &Schema, name: &str, diags: &mut Diagnostics) {
-    if !schema::is_object(&output.0, types) {
+fn object_output(
+    types: Types<'_>,
+    output: &Schema,
+    name: &str,
+    target: McpTarget,
+    diags: &mut Diagnostics,
+) {
+    if target.object_answers_only() && !schema::is_object(&output.0, types) {
         diags.push(
             Diagnostic::new(Code::ToolOutputNotObject, output.key(), format!("tool answer of `{name}` is not an object schema"))
-                .label("MCP 2025-11-25 `structuredContent` is an object")
-                .help("wrap the answer in an object (such as `{items: [...]}`), declare a view whose output is an object, or drop MCP from `expose`"),
+                .label(format!("MCP {} `structuredContent` is an object", target.as_str()))
+                .help("wrap the answer in an object (such as `{items: [...]}`), declare a view whose output is an object, drop MCP from `expose`, or target MCP 2026-07-28"),
         );
     }
 }

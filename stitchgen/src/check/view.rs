@@ -99,7 +99,7 @@ fn check_defaults(
         ));
         return;
     };
-    let props = schema::properties(cx.types.resolve(&input.0));
+    let props = schema::all_properties(&input.0, cx.types);
     for (key, value) in defaults.value.iter() {
         let name = key.value.as_str();
         if params.iter().any(|p| p == name) {

@@ -19,7 +19,9 @@ pub(crate) fn contract(root: &Node, diags: &mut Diagnostics) -> Option<Contract>
         version: f.opt("version", diags),
         base_path: f.opt("basePath", diags),
         scope: f.opt("scope", diags),
-        meta: f.opt("meta", diags),
+        meta: f
+            .opt::<Any>("meta", diags)
+            .filter(|m| mapping(&m.0, "`meta`", diags)),
         tool_exposure: f.opt("toolExposure", diags),
         types: f.opt("types", diags),
         endpoints: f.opt("endpoints", diags),
@@ -238,6 +240,15 @@ fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, k)| k)
+}
+
+/// Whether `node` is a mapping; reports it when not.
+fn mapping(node: &Node, what: &str, diags: &mut Diagnostics) -> bool {
+    let ok = node.as_map().is_some();
+    if !ok {
+        diags.push(wrong_kind(node, &format!("{what} (a mapping)")));
+    }
+    ok
 }
 
 fn wrong_kind(node: &Node, expected: &str) -> Diagnostic {
@@ -463,7 +474,9 @@ impl DecodeEntry for Endpoint {
             output: f.opt("output", diags),
             expose: f.opt("expose", diags),
             errors: f.opt("errors", diags),
-            meta: f.opt("meta", diags),
+            meta: f
+                .opt::<Any>("meta", diags)
+                .filter(|m| mapping(&m.0, "`meta`", diags)),
             tool: f.opt("tool", diags),
             raw_response: f.opt("rawResponse", diags),
             content_type: f.opt("contentType", diags),

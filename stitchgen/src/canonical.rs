@@ -1,0 +1,148 @@
+//! Canonical JSON (RFC 8785) and the short digests built on it.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// The canonical JSON text of `value`: keys sorted by UTF-16 code units, no whitespace,
+/// numbers in ECMAScript form, and every `required` array of strings sorted first, so that
+/// the order properties are written in never moves a digest.
+pub fn canonical(value: &Value) -> String {
+    let mut out = String::new();
+    write(value, &mut out);
+    out
+}
+
+/// The first 16 lowercase hex characters of the SHA-256 of the canonical JSON of `value`.
+pub fn digest(value: &Value) -> String {
+    let hash = Sha256::digest(canonical(value).as_bytes());
+    hash.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+fn write(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&number(n)),
+        Value::String(s) => out.push_str(&serde_json::to_string(s).expect("strings serialize")),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            out.push('{');
+            for (i, (k, v)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(k).expect("strings serialize"));
+                out.push(':');
+                match (k.as_str(), v) {
+                    ("required", Value::Array(items)) if items.iter().all(Value::is_string) => {
+                        let mut sorted = items.clone();
+                        sorted.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                        write(&Value::Array(sorted), out);
+                    }
+                    _ => write(v, out),
+                }
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// ECMAScript `Number.prototype.toString` for finite doubles (RFC 8785 §3.2.2.3).
+fn number(n: &serde_json::Number) -> String {
+    if let Some(i) = n.as_i64() {
+        return i.to_string();
+    }
+    if let Some(u) = n.as_u64() {
+        return u.to_string();
+    }
+    let f = n.as_f64().unwrap_or(0.0);
+    if f == 0.0 {
+        return "0".into();
+    }
+    // Shortest round-trip digits and exponent, then laid out the ECMAScript way.
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` has an exponent");
+    let exp: i32 = exp.parse().expect("integer exponent");
+    let negative = mantissa.starts_with('-');
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let k = digits.len() as i32;
+    let n = exp + 1;
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let e = n - 1;
+        let sign = if e < 0 { '-' } else { '+' };
+        let m = if k == 1 {
+            digits.clone()
+        } else {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        };
+        format!("{m}e{sign}{}", e.abs())
+    };
+    if negative { format!("-{body}") } else { body }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keys_sorted_no_whitespace() {
+        assert_eq!(
+            canonical(&json!({"b": 1, "a": [true, null, "x"]})),
+            r#"{"a":[true,null,"x"],"b":1}"#
+        );
+    }
+
+    #[test]
+    fn required_sorted_so_property_order_never_moves_a_digest() {
+        let a = json!({"type": "object", "required": ["b", "a"], "properties": {"b": {}, "a": {}}});
+        let b = json!({"type": "object", "required": ["a", "b"], "properties": {"a": {}, "b": {}}});
+        assert_eq!(digest(&a), digest(&b));
+        assert_eq!(digest(&a).len(), 16);
+    }
+
+    #[test]
+    fn ecmascript_numbers() {
+        let cases = [
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (0.1, "0.1"),
+            (1.5e-7, "1.5e-7"),
+            (-2.5, "-2.5"),
+            (0.000001, "0.000001"),
+            (123.456, "123.456"),
+        ];
+        for (f, want) in cases {
+            assert_eq!(
+                number(&serde_json::Number::from_f64(f).unwrap()),
+                want,
+                "{f}"
+            );
+        }
+    }
+
+    #[test]
+    fn rfc8785_example_strings() {
+        assert_eq!(
+            canonical(&json!({"\u{20ac}": "€", "\r": "\u{1}"})),
+            "{\"\\r\":\"\\u0001\",\"€\":\"€\"}"
+        );
+    }
+}

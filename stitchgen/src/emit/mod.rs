@@ -1,0 +1,24 @@
+//! The artifacts: each emitter turns the lowered model into the exact bytes that ship.
+
+pub mod mcp;
+pub mod openapi;
+
+/// Pretty JSON, 2-space indented, with a trailing newline: the form every JSON artifact ships in.
+pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
+    bytes.push(b'\n');
+    bytes
+}
+
+/// Every artifact of everything generated together, in a fixed order.
+pub fn all(model: &crate::model::Model) -> Vec<crate::out::Artifact> {
+    let artifact = |name: &str, value: serde_json::Value| crate::out::Artifact {
+        name: name.into(),
+        bytes: json_bytes(&value),
+    };
+    vec![
+        artifact("openapi.json", openapi::document(model)),
+        artifact("mcp-tools.json", mcp::mcp_manifest(model)),
+        artifact("agent-tools.json", mcp::agent_manifest(model)),
+    ]
+}

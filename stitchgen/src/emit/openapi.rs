@@ -1,0 +1,358 @@
+//! OpenAPI 3.1: the HTTP surface, full answers only. A tool view never changes one byte of it.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+use stitchgen_runtime::ErrorCode;
+
+use crate::model::{Model, Operation, Service};
+use crate::parse::ast::{Framing, Method, StreamFormat, Surface};
+use crate::present::{self, Refs, Style};
+
+/// The component every error response shares.
+const ERROR_ENVELOPE: &str = "ErrorEnvelope";
+
+/// The OpenAPI document of every HTTP-exposed operation.
+pub fn document(model: &Model) -> Value {
+    let names = present::component_names(model, &[ERROR_ENVELOPE]);
+    let style = Style {
+        refs: Refs::Components(&names),
+        close_objects: false,
+    };
+    let mut paths: Map<String, Value> = Map::new();
+    for svc in &model.services {
+        for op in svc.operations.iter().filter(|o| o.on(Surface::Http)) {
+            let Some(http) = &op.http else { continue };
+            let item = paths
+                .entry(http.template.clone())
+                .or_insert_with(|| json!({}));
+            item[method_key(http.method)] = operation(op, svc, style);
+        }
+    }
+    let mut schemas = Map::new();
+    for svc in &model.services {
+        for (name, schema) in &svc.types {
+            schemas.insert(
+                names[&(svc.name.clone(), name.clone())].clone(),
+                present::schema(schema, svc, style),
+            );
+        }
+    }
+    schemas.insert(ERROR_ENVELOPE.into(), error_envelope());
+    json!({
+        "openapi": "3.1.0",
+        "info": info(model),
+        "paths": paths,
+        "components": { "schemas": schemas },
+    })
+}
+
+fn info(model: &Model) -> Value {
+    match model.services.as_slice() {
+        [one] => json!({
+            "title": one.title.clone().unwrap_or_else(|| one.name.clone()),
+            "version": one.version.clone().unwrap_or_else(|| "0.0.0".into()),
+        }),
+        many => {
+            let versions: Vec<&str> = many.iter().filter_map(|s| s.version.as_deref()).collect();
+            let same = !versions.is_empty()
+                && versions.len() == many.len()
+                && versions.iter().all(|v| *v == versions[0]);
+            json!({
+                "title": many.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", "),
+                "version": if same { versions[0] } else { "0.0.0" },
+            })
+        }
+    }
+}
+
+fn method_key(m: Method) -> &'static str {
+    match m {
+        Method::Get => "get",
+        Method::Head => "head",
+        Method::Post => "post",
+        Method::Put => "put",
+        Method::Patch => "patch",
+        Method::Delete => "delete",
+    }
+}
+
+fn operation(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
+    let http = op.http.as_ref().expect("HTTP operations have a route");
+    let mut o = Map::new();
+    o.insert(
+        "operationId".into(),
+        json!(format!("{}_{}", op.service, op.action)),
+    );
+    o.insert("summary".into(), json!(op.desc));
+    o.insert("tags".into(), json!([op.service]));
+    let parameters = parameters(op, svc, style);
+    if !parameters.is_empty() {
+        o.insert("parameters".into(), Value::Array(parameters));
+    }
+    if let Some(body) = request_body(op, svc, style) {
+        o.insert("requestBody".into(), body);
+    }
+    o.insert("responses".into(), responses(op, svc, style));
+    if http.method == Method::Head {
+        o.insert("description".into(), json!("Answers with headers only."));
+    }
+    Value::Object(o)
+}
+
+fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
+    let http = op.http.as_ref().expect("HTTP operations have a route");
+    let mut out = Vec::new();
+    let params = op.params.as_ref().map(|p| present::resolve(p, svc));
+    for (i, name) in http.params.iter().enumerate() {
+        let schema = params
+            .and_then(|p| p.get("properties")?.get(name))
+            .map_or_else(
+                || json!({ "type": "string" }),
+                |s| present::schema(s, svc, style),
+            );
+        let mut p = json!({ "name": name, "in": "path", "required": true, "schema": schema });
+        if http.wildcard && i + 1 == http.params.len() {
+            p["description"] = json!("The rest of the path, slashes included.");
+        }
+        out.push(p);
+    }
+    if http.method.input_in_query()
+        && let Some(input) = &op.input
+    {
+        let resolved = present::resolve(input, svc);
+        let required: Vec<&str> = resolved
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for (name, schema) in resolved
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let mut p = json!({ "name": name, "in": "query", "required": required.contains(&name.as_str()), "schema": present::schema(schema, svc, style) });
+            if let Some(d) = schema.get("description") {
+                p["description"] = d.clone();
+            }
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn request_body(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Value> {
+    let http = op.http.as_ref()?;
+    if let Some(mp) = &op.http_kind.multipart {
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        let mut encoding = Map::new();
+        for f in &mp.files {
+            let mut file =
+                json!({ "type": "string", "contentMediaType": "application/octet-stream" });
+            if let Some(max) = f.max_bytes {
+                file["description"] = json!(format!("At most {max} bytes."));
+            }
+            let schema = if f.multiple {
+                let mut a = json!({ "type": "array", "items": file });
+                if let Some(n) = f.max_files {
+                    a["maxItems"] = json!(n);
+                }
+                a
+            } else {
+                file
+            };
+            properties.insert(f.name.clone(), schema);
+            if f.required {
+                required.push(json!(f.name));
+            }
+            if !f.content_types.is_empty() {
+                encoding.insert(
+                    f.name.clone(),
+                    json!({ "contentType": f.content_types.join(", ") }),
+                );
+            }
+        }
+        if let Some(input) = &op.input {
+            let resolved = present::resolve(input, svc);
+            for (k, v) in resolved
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                properties.insert(k.clone(), present::schema(v, svc, style));
+            }
+            required.extend(
+                resolved
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default(),
+            );
+        }
+        let mut schema = json!({ "type": "object", "properties": properties });
+        if !required.is_empty() {
+            schema["required"] = Value::Array(required);
+        }
+        let mut media = json!({ "schema": schema });
+        if !encoding.is_empty() {
+            media["encoding"] = Value::Object(encoding);
+        }
+        return Some(json!({ "required": true, "content": { "multipart/form-data": media } }));
+    }
+    if http.method.input_in_query() {
+        return None;
+    }
+    let input = op.input.as_ref()?;
+    Some(
+        json!({ "required": true, "content": { "application/json": { "schema": present::schema(input, svc, style) } } }),
+    )
+}
+
+fn responses(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
+    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    let (status, success) = success(op, svc, style);
+    out.insert(status, success);
+    let mut codes: BTreeMap<u16, Vec<String>> = BTreeMap::new();
+    let mut add = |code: &str| {
+        let status = ErrorCode::from_name(code).map_or(500, ErrorCode::status);
+        let list = codes.entry(status).or_default();
+        if !list.iter().any(|c| c == code) {
+            list.push(code.to_owned());
+        }
+    };
+    add("VALIDATION_ERROR");
+    add("INTERNAL_SERVER_ERROR");
+    if op.scope != "public" {
+        add("UNAUTHORIZED");
+        add("FORBIDDEN");
+    }
+    op.errors.iter().for_each(|e| add(e));
+    for (status, names) in codes {
+        let description = format!("Error: {}.", names.join(", "));
+        out.insert(status.to_string(), json!({
+            "description": description,
+            "content": { "application/json": { "schema": { "$ref": format!("#/components/schemas/{ERROR_ENVELOPE}") } } },
+        }));
+    }
+    Value::Object(out.into_iter().collect())
+}
+
+fn success(op: &Operation, svc: &Service, style: Style<'_>) -> (String, Value) {
+    let http = op.http.as_ref().expect("HTTP operations have a route");
+    let kind = &op.http_kind;
+    if let Some(content_type) = &kind.raw_response {
+        if http.method == Method::Head {
+            return (
+                "200".into(),
+                json!({ "description": "The resource exists." }),
+            );
+        }
+        let ct = content_type
+            .clone()
+            .unwrap_or_else(|| "application/octet-stream".into());
+        return (
+            "200".into(),
+            json!({ "description": "The response bytes.", "content": { ct: { "schema": {} } } }),
+        );
+    }
+    if let Some(stream) = &kind.stream {
+        let (media, what) = match stream.format {
+            StreamFormat::Ndjson => ("application/x-ndjson", "One JSON value per line."),
+            StreamFormat::Sse => (
+                "text/event-stream",
+                "Server-sent events, one JSON value per event.",
+            ),
+        };
+        let item = present::schema(&stream.item, svc, style);
+        let frame = match stream.framing {
+            Framing::Item => match &stream.terminal {
+                Some(t) => json!({ "oneOf": [item, present::schema(t, svc, style)] }),
+                None => item,
+            },
+            Framing::Envelope => envelope_frame(
+                item,
+                stream
+                    .terminal
+                    .as_ref()
+                    .map(|t| present::schema(t, svc, style)),
+            ),
+        };
+        return (
+            "200".into(),
+            json!({ "description": what, "content": { media: { "schema": frame } } }),
+        );
+    }
+    let status = kind
+        .response_meta
+        .as_ref()
+        .map_or(if op.output.is_some() { 200 } else { 204 }, |m| m.status);
+    let mut r = Map::new();
+    r.insert(
+        "description".into(),
+        json!(if op.output.is_some() {
+            "The result."
+        } else {
+            "Done; no content."
+        }),
+    );
+    if let Some(meta) = &kind.response_meta
+        && !meta.headers.is_empty()
+    {
+        let headers: Map<String, Value> = meta
+            .headers
+            .iter()
+            .map(|(name, desc, required)| {
+                let mut h = json!({ "required": required, "schema": { "type": "string" } });
+                if let Some(d) = desc {
+                    h["description"] = json!(d);
+                }
+                (name.clone(), h)
+            })
+            .collect();
+        r.insert("headers".into(), Value::Object(headers));
+    }
+    if let Some(output) = &op.output {
+        r.insert(
+            "content".into(),
+            json!({ "application/json": { "schema": present::schema(output, svc, style) } }),
+        );
+    }
+    (status.to_string(), Value::Object(r))
+}
+
+/// A stream frame in envelope framing: `{"type": "item", "item": …}`, a terminal frame,
+/// an error, or a heartbeat.
+fn envelope_frame(item: Value, terminal: Option<Value>) -> Value {
+    let mut kinds = vec![
+        json!({ "type": "object", "required": ["type", "item"], "properties": { "type": { "const": "item" }, "item": item } }),
+    ];
+    if let Some(t) = terminal {
+        kinds.push(json!({ "type": "object", "required": ["type", "terminal"], "properties": { "type": { "const": "terminal" }, "terminal": t } }));
+    }
+    kinds.push(json!({ "type": "object", "required": ["type", "error"], "properties": { "type": { "const": "error" }, "error": { "$ref": format!("#/components/schemas/{ERROR_ENVELOPE}") } } }));
+    kinds.push(json!({ "type": "object", "required": ["type"], "properties": { "type": { "const": "heartbeat" } } }));
+    json!({ "oneOf": kinds })
+}
+
+/// `{"error": {"code", "message", "details"?, "hint"?}}`.
+fn error_envelope() -> Value {
+    json!({
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": { "type": "string", "description": "A registry code such as NOT_FOUND, or an application code." },
+                    "message": { "type": "string" },
+                    "details": { "description": "Structured facts about the failure." },
+                    "hint": { "type": "string", "description": "What the caller could do about it." },
+                },
+            },
+        },
+    })
+}

@@ -1,0 +1,521 @@
+//! The lowered model: checked contracts resolved into plain, ordered data that every emitter
+//! reads. Lowering is infallible on checked input.
+
+use serde_json::{Map, Value};
+
+use crate::check::http::{Seg, base_path, parse_route};
+use crate::diag::Diagnostics;
+use crate::naming;
+use crate::parse::ast::{
+    self, Completion, Contract, Endpoint, Framing, RuntimeTool, StreamFormat, Surface, ToolExposure,
+};
+
+/// Everything generated together: one OpenAPI document, one manifest per transport.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The services, in the order their contracts were given.
+    pub services: Vec<Service>,
+}
+
+/// One contract.
+#[derive(Clone, Debug)]
+pub struct Service {
+    /// The service name as written.
+    pub name: String,
+    /// Its Rust module name.
+    pub module: String,
+    /// The contract file as shown to people (relative).
+    pub source: String,
+    /// OpenAPI title, when given.
+    pub title: Option<String>,
+    /// OpenAPI version, when given.
+    pub version: Option<String>,
+    /// Shared types, in order, as JSON Schema with `#/types/NAME` references.
+    pub types: Vec<(String, Value)>,
+    /// Endpoints, then runtime tools, in order.
+    pub operations: Vec<Operation>,
+}
+
+/// One operation: a contract endpoint or a runtime tool.
+#[derive(Clone, Debug)]
+pub struct Operation {
+    /// Endpoint or runtime tool.
+    pub kind: OpKind,
+    /// The service it belongs to.
+    pub service: String,
+    /// The identity action.
+    pub action: String,
+    /// `desc`.
+    pub desc: String,
+    /// The scope (`public` when none is declared).
+    pub scope: String,
+    /// The HTTP route, for endpoints exposed on HTTP.
+    pub http: Option<Http>,
+    /// Path parameters schema (declared, or inferred as strings from the route).
+    pub params: Option<Value>,
+    /// Input schema.
+    pub input: Option<Value>,
+    /// Full output schema.
+    pub output: Option<Value>,
+    /// Surfaces it is served on.
+    pub surfaces: Vec<Surface>,
+    /// The tool name, when on a tool surface.
+    pub tool_name: Option<String>,
+    /// MCP annotations as written (camelCase keys), when given.
+    pub annotations: Option<Value>,
+    /// UI hints as written, when given.
+    pub ui: Option<Value>,
+    /// The tool view, when declared.
+    pub view: Option<View>,
+    /// Documented extra error codes.
+    pub errors: Vec<String>,
+    /// HTTP-only kind facts.
+    pub http_kind: HttpKind,
+    /// Presenter hooks (runtime tools).
+    pub present: Vec<ast::Presenter>,
+}
+
+/// Endpoint or runtime tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OpKind {
+    /// A contract endpoint.
+    Contract,
+    /// A runtime (pathless) tool.
+    Runtime,
+}
+
+impl OpKind {
+    /// `contract` or `runtime`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpKind::Contract => "contract",
+            OpKind::Runtime => "runtime",
+        }
+    }
+}
+
+/// An HTTP route.
+#[derive(Clone, Debug)]
+pub struct Http {
+    /// The method.
+    pub method: ast::Method,
+    /// basePath + path, as written (`/users/:id`).
+    pub path: String,
+    /// The same in OpenAPI form (`/users/{id}`).
+    pub template: String,
+    /// Path parameter names in order; the last may be a wildcard.
+    pub params: Vec<String>,
+    /// Whether the last parameter is a wildcard.
+    pub wildcard: bool,
+}
+
+/// A tool view.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// Defaults merged before the parse.
+    pub defaults: Map<String, Value>,
+    /// The view's schema, when declared.
+    pub output: Option<Value>,
+    /// Whether a Rust projection computes the answer.
+    pub project: bool,
+}
+
+/// HTTP-only kind facts of an endpoint (all empty for ordinary endpoints and runtime tools).
+#[derive(Clone, Debug, Default)]
+pub struct HttpKind {
+    /// `rawResponse: true`, with its content type.
+    pub raw_response: Option<Option<String>>,
+    /// `rawBody: true`.
+    pub raw_body: bool,
+    /// The upload.
+    pub multipart: Option<Multipart>,
+    /// The declared success status and headers.
+    pub response_meta: Option<ResponseMeta>,
+    /// The stream.
+    pub stream: Option<Stream>,
+}
+
+impl HttpKind {
+    /// Whether any HTTP-only kind is declared.
+    pub fn any(&self) -> bool {
+        self.raw_response.is_some()
+            || self.raw_body
+            || self.multipart.is_some()
+            || self.response_meta.is_some()
+            || self.stream.is_some()
+    }
+}
+
+/// A file upload.
+#[derive(Clone, Debug)]
+pub struct Multipart {
+    /// File fields in order.
+    pub files: Vec<FileField>,
+    /// Largest request.
+    pub max_request_bytes: Option<u64>,
+    /// Largest non-file field.
+    pub max_field_bytes: Option<u64>,
+}
+
+/// One file field.
+#[derive(Clone, Debug)]
+pub struct FileField {
+    /// Form field name.
+    pub name: String,
+    /// Must be present.
+    pub required: bool,
+    /// May carry several files.
+    pub multiple: bool,
+    /// Most files.
+    pub max_files: Option<u64>,
+    /// Largest file.
+    pub max_bytes: Option<u64>,
+    /// Accepted content types (empty: any).
+    pub content_types: Vec<String>,
+}
+
+/// A declared success status and headers.
+#[derive(Clone, Debug)]
+pub struct ResponseMeta {
+    /// 2xx.
+    pub status: u16,
+    /// Header name, description, required.
+    pub headers: Vec<(String, Option<String>, bool)>,
+}
+
+/// A stream.
+#[derive(Clone, Debug)]
+pub struct Stream {
+    /// Schema of one item.
+    pub item: Value,
+    /// Wire format.
+    pub format: StreamFormat,
+    /// Frame wrapping.
+    pub framing: Framing,
+    /// How it ends.
+    pub completion: Completion,
+    /// Schema of the terminal frame.
+    pub terminal: Option<Value>,
+}
+
+impl Operation {
+    /// Whether the operation is on a tool surface.
+    pub fn is_tool(&self) -> bool {
+        self.surfaces.iter().any(|s| s.is_tool())
+    }
+    /// Whether the operation is on `surface`.
+    pub fn on(&self, surface: Surface) -> bool {
+        self.surfaces.contains(&surface)
+    }
+}
+
+/// Lowers checked contracts. `sources` names each contract's file.
+pub fn lower(contracts: &[Contract], sources: &crate::source::SourceMap) -> Model {
+    Model {
+        services: contracts
+            .iter()
+            .map(|c| service(c, &sources.file(c.file).display))
+            .collect(),
+    }
+}
+
+fn text(s: &Option<ast::Sp<String>>) -> Option<String> {
+    s.as_ref().map(|s| s.value.clone())
+}
+
+fn service(c: &Contract, source: &str) -> Service {
+    let name = text(&c.service).unwrap_or_default();
+    let default_scope = text(&c.scope).unwrap_or_else(|| "public".into());
+    let mut operations: Vec<Operation> = Vec::new();
+    for (_, e) in c.endpoints.iter().flat_map(|e| e.value.iter()) {
+        operations.push(endpoint(c, &name, &default_scope, e));
+    }
+    for (_, t) in c.tools.iter().flat_map(|t| t.value.iter()) {
+        operations.push(runtime_tool(&name, &default_scope, t));
+    }
+    Service {
+        module: naming::snake_ident(&name).unwrap_or_default(),
+        source: source.to_owned(),
+        title: text(&c.title),
+        version: text(&c.version),
+        types: c
+            .types
+            .iter()
+            .flat_map(|t| t.value.iter())
+            .map(|(k, v)| (k.value.clone(), v.0.to_json()))
+            .collect(),
+        operations,
+        name,
+    }
+}
+
+fn surfaces(c: &Contract, e: &Endpoint) -> Vec<Surface> {
+    let cx_surfaces: Vec<Surface> = match &e.expose {
+        Some(x) => x.value.iter().map(|s| s.value).collect(),
+        None if c
+            .tool_exposure
+            .as_ref()
+            .is_some_and(|t| t.value == ToolExposure::Explicit)
+            || crate::check::is_http_only(e) =>
+        {
+            vec![Surface::Http]
+        }
+        None => vec![Surface::Http, Surface::Mcp, Surface::Agent],
+    };
+    let mut out = cx_surfaces;
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint) -> Operation {
+    let surfaces = surfaces(c, e);
+    let http = http(c, e);
+    let params = e.params.as_ref().map(|p| p.0.to_json()).or_else(|| {
+        let names = http.as_ref().map(|h| h.params.clone()).unwrap_or_default();
+        (!names.is_empty()).then(|| {
+            let props: Map<String, Value> = names
+                .iter()
+                .map(|n| (n.clone(), serde_json::json!({ "type": "string" })))
+                .collect();
+            serde_json::json!({ "type": "object", "required": names, "properties": props })
+        })
+    });
+    let tool = e.tool.as_ref().map(|t| &t.value);
+    let is_tool = surfaces.iter().any(|s| s.is_tool()) && !crate::check::is_http_only(e);
+    let tool_name = is_tool
+        .then(|| {
+            tool.and_then(|t| text(&t.name))
+                .or_else(|| naming::derive_tool_name(service, &e.action.value))
+        })
+        .flatten();
+    Operation {
+        kind: OpKind::Contract,
+        service: service.to_owned(),
+        action: e.action.value.clone(),
+        desc: text(&e.desc).unwrap_or_default(),
+        scope: text(&e.scope).unwrap_or_else(|| default_scope.to_owned()),
+        http: surfaces.contains(&Surface::Http).then_some(http).flatten(),
+        params,
+        input: e.input.as_ref().map(|s| s.0.to_json()),
+        output: e.output.as_ref().map(|s| s.0.to_json()),
+        tool_name,
+        annotations: tool
+            .and_then(|t| t.annotations.as_ref())
+            .map(|a| annotations(&a.value)),
+        ui: tool.and_then(|t| t.ui.as_ref()).map(|u| ui(&u.value)),
+        view: tool
+            .and_then(|t| t.view.as_ref())
+            .filter(|_| is_tool)
+            .map(|v| view(&v.value)),
+        errors: e
+            .errors
+            .iter()
+            .flat_map(|l| l.value.iter())
+            .map(|s| s.value.clone())
+            .collect(),
+        http_kind: http_kind(e),
+        present: Vec::new(),
+        surfaces,
+    }
+}
+
+fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
+    let method = e.method.as_ref()?.value;
+    let base = base_path(&crate::check::Cx::new(c));
+    let mut segs = parse_route(&base, "basePath", &mut Diagnostics::default())?;
+    segs.extend(parse_route(
+        e.path.as_ref()?,
+        "path",
+        &mut Diagnostics::default(),
+    )?);
+    let mut path = String::new();
+    let mut template = String::new();
+    let mut params = Vec::new();
+    let mut wildcard = false;
+    for (seg, _) in &segs {
+        let (p, t) = match seg {
+            Seg::Lit(l) => (l.clone(), l.clone()),
+            Seg::Param(n) => {
+                params.push(n.clone());
+                (format!(":{n}"), format!("{{{n}}}"))
+            }
+            Seg::Wild(n) => {
+                params.push(n.clone());
+                wildcard = true;
+                (format!("*{n}"), format!("{{{n}}}"))
+            }
+        };
+        path.push('/');
+        path.push_str(&p);
+        template.push('/');
+        template.push_str(&t);
+    }
+    if path.is_empty() {
+        path.push('/');
+        template.push('/');
+    }
+    Some(Http {
+        method,
+        path,
+        template,
+        params,
+        wildcard,
+    })
+}
+
+fn annotations(a: &ast::Annotations) -> Value {
+    let mut m = Map::new();
+    if let Some(t) = &a.title {
+        m.insert("title".into(), Value::String(t.value.clone()));
+    }
+    for (k, v) in [
+        ("readOnlyHint", &a.read_only_hint),
+        ("destructiveHint", &a.destructive_hint),
+        ("idempotentHint", &a.idempotent_hint),
+        ("openWorldHint", &a.open_world_hint),
+    ] {
+        if let Some(v) = v {
+            m.insert(k.into(), Value::Bool(v.value));
+        }
+    }
+    Value::Object(m)
+}
+
+fn ui(u: &ast::Ui) -> Value {
+    let mut m = Map::new();
+    if let Some(r) = &u.resource_uri {
+        m.insert("resourceUri".into(), Value::String(r.value.clone()));
+    }
+    if let Some(v) = &u.visibility {
+        let items = v.value.iter().map(|x| {
+            Value::String(match x.value {
+                ast::Visibility::Model => "model".into(),
+                ast::Visibility::App => "app".into(),
+            })
+        });
+        m.insert("visibility".into(), Value::Array(items.collect()));
+    }
+    Value::Object(m)
+}
+
+fn view(v: &ast::View) -> View {
+    View {
+        defaults: v
+            .defaults
+            .iter()
+            .flat_map(|d| d.value.iter())
+            .map(|(k, v)| (k.value.clone(), v.0.to_json()))
+            .collect(),
+        output: v.output.as_ref().map(|o| o.0.to_json()),
+        project: v.project.as_ref().is_some_and(|p| p.value),
+    }
+}
+
+fn http_kind(e: &Endpoint) -> HttpKind {
+    let n = |v: &Option<ast::Sp<u64>>| v.as_ref().map(|v| v.value);
+    HttpKind {
+        raw_response: e
+            .raw_response
+            .as_ref()
+            .filter(|r| r.value)
+            .map(|_| text(&e.content_type)),
+        raw_body: e.raw_body.as_ref().is_some_and(|r| r.value),
+        multipart: e.multipart.as_ref().map(|m| Multipart {
+            files: m
+                .value
+                .files
+                .iter()
+                .flat_map(|f| f.value.iter())
+                .map(|(k, f)| FileField {
+                    name: k.value.clone(),
+                    required: f.value.required.as_ref().is_some_and(|r| r.value),
+                    multiple: f.value.multiple.as_ref().is_some_and(|r| r.value),
+                    max_files: n(&f.value.max_files),
+                    max_bytes: n(&f.value.max_bytes),
+                    content_types: f
+                        .value
+                        .content_types
+                        .iter()
+                        .flat_map(|c| c.value.iter())
+                        .map(|c| c.value.clone())
+                        .collect(),
+                })
+                .collect(),
+            max_request_bytes: n(&m.value.max_request_bytes),
+            max_field_bytes: n(&m.value.max_field_bytes),
+        }),
+        response_meta: e.response_meta.as_ref().map(|r| ResponseMeta {
+            status: n(&r.value.status)
+                .and_then(|s| u16::try_from(s).ok())
+                .unwrap_or(200),
+            headers: r
+                .value
+                .headers
+                .iter()
+                .flat_map(|h| h.value.iter())
+                .map(|(k, h)| {
+                    (
+                        k.value.clone(),
+                        text(&h.value.desc),
+                        h.value.required.as_ref().is_some_and(|r| r.value),
+                    )
+                })
+                .collect(),
+        }),
+        stream: e.stream.as_ref().and_then(|s| {
+            Some(Stream {
+                item: s.value.item.as_ref()?.0.to_json(),
+                format: s
+                    .value
+                    .format
+                    .as_ref()
+                    .map_or(StreamFormat::Ndjson, |f| f.value),
+                framing: s
+                    .value
+                    .framing
+                    .as_ref()
+                    .map_or(Framing::Envelope, |f| f.value),
+                completion: s
+                    .value
+                    .completion
+                    .as_ref()
+                    .map_or(Completion::StreamEnd, |f| f.value),
+                terminal: s.value.terminal.as_ref().map(|t| t.0.to_json()),
+            })
+        }),
+    }
+}
+
+fn runtime_tool(service: &str, scope: &str, t: &RuntimeTool) -> Operation {
+    let mut surfaces: Vec<Surface> = match &t.transports {
+        Some(l) => l.value.iter().map(|s| s.value).collect(),
+        None => vec![Surface::Mcp, Surface::Agent],
+    };
+    surfaces.sort();
+    surfaces.dedup();
+    Operation {
+        kind: OpKind::Runtime,
+        service: service.to_owned(),
+        action: text(&t.action).unwrap_or_else(|| t.name.value.clone()),
+        desc: text(&t.desc).unwrap_or_default(),
+        scope: scope.to_owned(),
+        http: None,
+        params: None,
+        input: t.input.as_ref().map(|s| s.0.to_json()),
+        output: t.output.as_ref().map(|s| s.0.to_json()),
+        surfaces,
+        tool_name: Some(t.name.value.clone()),
+        annotations: t.annotations.as_ref().map(|a| annotations(&a.value)),
+        ui: None,
+        view: None,
+        errors: Vec::new(),
+        http_kind: HttpKind::default(),
+        present: t
+            .present
+            .iter()
+            .flat_map(|p| p.value.iter())
+            .map(|p| p.value)
+            .collect(),
+    }
+}

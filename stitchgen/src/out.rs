@@ -1,0 +1,60 @@
+//! Writing artifacts: only when their bytes change (no needless rebuilds), atomically
+//! (a temporary file renamed into place), and never when anything failed.
+
+use std::io::Write;
+use std::path::Path;
+
+/// One generated file: its name in the output directory and its exact bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Artifact {
+    /// File name, relative to the output directory.
+    pub name: String,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+/// What a write did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    /// Files whose bytes changed and were written.
+    pub written: Vec<String>,
+    /// Files already up to date, left untouched.
+    pub unchanged: Vec<String>,
+}
+
+/// Writes every artifact into `dir` (created if missing).
+pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> std::io::Result<WriteReport> {
+    std::fs::create_dir_all(dir)?;
+    let mut report = WriteReport::default();
+    for a in artifacts {
+        if write_if_changed(&dir.join(&a.name), &a.bytes)? {
+            report.written.push(a.name.clone());
+        } else {
+            report.unchanged.push(a.name.clone());
+        }
+    }
+    Ok(report)
+}
+
+/// Writes `bytes` to `path` unless it already holds exactly them. Returns whether it wrote.
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map(|()| true)
+}

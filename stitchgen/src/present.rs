@@ -1,0 +1,392 @@
+//! The presentation model: contract schemas converted once, in one place, into what each
+//! artifact advertises — OpenAPI components, MCP tools and agent function tools.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::model::{Model, Operation, Service};
+use crate::parse::ast::Surface;
+use crate::schema::TYPES_PREFIX;
+
+/// How `#/types/NAME` references are presented.
+#[derive(Clone, Copy, Debug)]
+pub enum Refs<'a> {
+    /// As `#/components/schemas/NAME`, with the component name of each (service, type).
+    Components(&'a ComponentNames),
+    /// Inlined; a recursive type stays a reference into the root's `$defs`.
+    Inline,
+}
+
+/// Component names of every (service, type), unique across services.
+pub type ComponentNames = BTreeMap<(String, String), String>;
+
+/// How to present a schema.
+#[derive(Clone, Copy, Debug)]
+pub struct Style<'a> {
+    /// Reference handling.
+    pub refs: Refs<'a>,
+    /// Force `additionalProperties: false` on every object (agent tools).
+    pub close_objects: bool,
+}
+
+/// The component name of every shared type: its own name, or `Service` + name where two
+/// services (or the error envelope) would otherwise share one.
+pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in &model.services {
+        for (t, _) in &s.types {
+            *count.entry(t.as_str()).or_default() += 1;
+        }
+    }
+    let mut out = BTreeMap::new();
+    for s in &model.services {
+        for (t, _) in &s.types {
+            let clash = count[t.as_str()] > 1 || reserved.contains(&t.as_str());
+            let name = if clash {
+                format!(
+                    "{}{t}",
+                    crate::naming::type_ident(&s.name).unwrap_or_default()
+                )
+            } else {
+                t.clone()
+            };
+            out.insert((s.name.clone(), t.clone()), name);
+        }
+    }
+    out
+}
+
+/// Presents one schema of `svc`. With inline references, the `$defs` a recursive type needs
+/// are added at the root.
+pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
+    let recursive = recursive_types(svc);
+    let mut defs = BTreeMap::new();
+    let mut out = convert(value, svc, style, &recursive, &mut defs, &mut Vec::new());
+    if !defs.is_empty()
+        && let Value::Object(map) = &mut out
+    {
+        map.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
+    }
+    out
+}
+
+/// Keywords that annotate and never constrain: safe to lay over an inlined reference.
+const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "deprecated"];
+
+fn convert(
+    v: &Value,
+    svc: &Service,
+    style: Style<'_>,
+    recursive: &BTreeSet<String>,
+    defs: &mut BTreeMap<String, Value>,
+    stack: &mut Vec<String>,
+) -> Value {
+    match v {
+        Value::Object(map) => {
+            if let Some(name) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(TYPES_PREFIX))
+            {
+                let target = reference(name, svc, style, recursive, defs, stack);
+                let siblings: Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| *k != "$ref")
+                    .map(|(k, v)| (k.clone(), convert(v, svc, style, recursive, defs, stack)))
+                    .collect();
+                return merge(target, siblings);
+            }
+            let mut out = Map::new();
+            for (k, child) in map {
+                let converted = match k.as_str() {
+                    // Data, not schemas: copied as written.
+                    "enum" | "const" | "default" | "examples" | "required" => child.clone(),
+                    "properties" => Value::Object(
+                        child
+                            .as_object()
+                            .map(|p| {
+                                p.iter()
+                                    .map(|(n, s)| {
+                                        (n.clone(), convert(s, svc, style, recursive, defs, stack))
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                    ),
+                    _ => convert(child, svc, style, recursive, defs, stack),
+                };
+                out.insert(k.clone(), converted);
+            }
+            if style.close_objects && is_object_schema(&out) {
+                out.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|i| convert(i, svc, style, recursive, defs, stack))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn reference(
+    name: &str,
+    svc: &Service,
+    style: Style<'_>,
+    recursive: &BTreeSet<String>,
+    defs: &mut BTreeMap<String, Value>,
+    stack: &mut Vec<String>,
+) -> Value {
+    match style.refs {
+        Refs::Components(names) => {
+            let component = names
+                .get(&(svc.name.clone(), name.to_owned()))
+                .cloned()
+                .unwrap_or_else(|| name.to_owned());
+            json!({ "$ref": format!("#/components/schemas/{component}") })
+        }
+        Refs::Inline if recursive.contains(name) => {
+            if !defs.contains_key(name) && !stack.iter().any(|s| s == name) {
+                stack.push(name.to_owned());
+                let body = svc
+                    .types
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, s)| convert(s, svc, style, recursive, defs, stack))
+                    .unwrap_or(Value::Bool(true));
+                stack.pop();
+                defs.insert(name.to_owned(), body);
+            }
+            json!({ "$ref": format!("#/$defs/{name}") })
+        }
+        Refs::Inline => {
+            stack.push(name.to_owned());
+            let body = svc
+                .types
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, s)| convert(s, svc, style, recursive, defs, stack))
+                .unwrap_or(Value::Bool(true));
+            stack.pop();
+            body
+        }
+    }
+}
+
+/// A reference with siblings: annotations are laid over the target; anything that constrains
+/// is kept beside it through `allOf`, as 2020-12 applies both.
+fn merge(target: Value, siblings: Map<String, Value>) -> Value {
+    if siblings.is_empty() {
+        return target;
+    }
+    let only_annotations = siblings.keys().all(|k| ANNOTATIONS.contains(&k.as_str()));
+    match target {
+        Value::Object(mut map) if only_annotations && !map.contains_key("$ref") => {
+            map.extend(siblings);
+            Value::Object(map)
+        }
+        target => {
+            let mut map = siblings;
+            map.insert("allOf".into(), Value::Array(vec![target]));
+            Value::Object(map)
+        }
+    }
+}
+
+fn is_object_schema(map: &Map<String, Value>) -> bool {
+    map.get("type").is_some_and(|t| {
+        t == "object"
+            || t.as_array()
+                .is_some_and(|a| a.iter().any(|x| x == "object"))
+    }) || map.contains_key("properties")
+}
+
+/// Types that reach themselves through references.
+fn recursive_types(svc: &Service) -> BTreeSet<String> {
+    let refs: BTreeMap<&str, BTreeSet<String>> = svc
+        .types
+        .iter()
+        .map(|(n, s)| (n.as_str(), refs_of(s)))
+        .collect();
+    let mut out = BTreeSet::new();
+    for (name, _) in &svc.types {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<String> = refs
+            .get(name.as_str())
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        while let Some(n) = todo.pop() {
+            if &n == name {
+                out.insert(name.clone());
+                break;
+            }
+            if seen.insert(n.clone()) {
+                todo.extend(refs.get(n.as_str()).into_iter().flatten().cloned());
+            }
+        }
+    }
+    out
+}
+
+fn refs_of(v: &Value) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    fn walk(v: &Value, out: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(n) = m
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix(TYPES_PREFIX))
+                {
+                    out.insert(n.to_owned());
+                }
+                m.values().for_each(|c| walk(c, out));
+            }
+            Value::Array(a) => a.iter().for_each(|c| walk(c, out)),
+            _ => {}
+        }
+    }
+    walk(v, &mut out);
+    out
+}
+
+/// Follows references from `v` to a schema that is not a bare reference.
+pub fn resolve<'a>(v: &'a Value, svc: &'a Service) -> &'a Value {
+    let mut v = v;
+    for _ in 0..64 {
+        let Some(name) = v
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix(TYPES_PREFIX))
+        else {
+            break;
+        };
+        match svc.types.iter().find(|(n, _)| n == name) {
+            Some((_, t)) => v = t,
+            None => break,
+        }
+    }
+    v
+}
+
+/// A tool as every tool surface advertises it.
+#[derive(Clone, Debug)]
+pub struct Tool {
+    /// The tool name.
+    pub name: String,
+    /// `annotations.title`, when given.
+    pub title: Option<String>,
+    /// `desc`.
+    pub description: String,
+    /// Params and input merged into one object schema, view defaults stated.
+    pub input: Value,
+    /// The view's schema, else the full output; none without output.
+    pub output: Option<Value>,
+    /// MCP annotations, when given.
+    pub annotations: Option<Value>,
+    /// UI hints, when given.
+    pub ui: Option<Value>,
+}
+
+/// The tools on `transport`, sorted by name, presented in `style`.
+pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
+    let mut out: Vec<Tool> = model
+        .services
+        .iter()
+        .flat_map(|svc| {
+            svc.operations
+                .iter()
+                .filter(|op| op.on(transport))
+                .filter_map(move |op| tool(op, svc, style))
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn tool(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Tool> {
+    let name = op.tool_name.clone()?;
+    let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
+    Some(Tool {
+        name,
+        title: op
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get("title"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        description: op.desc.clone(),
+        input: tool_input(op, svc, style),
+        output: view_output
+            .or(op.output.as_ref())
+            .map(|o| schema(o, svc, style)),
+        annotations: op.annotations.clone(),
+        ui: op.ui.clone(),
+    })
+}
+
+/// Params and input as one object schema: properties merged, `required` joined, the input's
+/// `additionalProperties` kept, and each view default stated as `default` and dropped from
+/// `required`.
+pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
+    let mut properties = Map::new();
+    let mut required: Vec<Value> = Vec::new();
+    let mut rest = Map::new();
+    let mut all_of = Vec::new();
+    for (part, is_input) in [(&op.params, false), (&op.input, true)] {
+        let Some(part) = part else { continue };
+        let resolved = resolve(part, svc);
+        let plain = resolved.get("properties").is_some()
+            && ["allOf", "anyOf", "oneOf"]
+                .iter()
+                .all(|k| resolved.get(k).is_none());
+        if !plain {
+            if resolved.get("type").is_none() || is_input {
+                all_of.push(schema(part, svc, style));
+            }
+            continue;
+        }
+        let converted = schema(resolved, svc, style);
+        if let Some(p) = converted.get("properties").and_then(Value::as_object) {
+            properties.extend(p.clone());
+        }
+        if let Some(r) = converted.get("required").and_then(Value::as_array) {
+            required.extend(r.iter().cloned());
+        }
+        if is_input {
+            for k in ["additionalProperties", "description", "$defs"] {
+                if let Some(v) = converted.get(k) {
+                    rest.insert(k.into(), v.clone());
+                }
+            }
+        }
+    }
+    if let Some(view) = &op.view {
+        for (k, v) in &view.defaults {
+            if let Some(Value::Object(p)) = properties.get_mut(k) {
+                p.insert("default".into(), v.clone());
+            }
+            required.retain(|r| r != k);
+        }
+    }
+    let mut out = Map::new();
+    out.insert("type".into(), json!("object"));
+    out.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        out.insert("required".into(), Value::Array(required));
+    }
+    if !all_of.is_empty() {
+        out.insert("allOf".into(), Value::Array(all_of));
+    }
+    out.extend(rest);
+    if style.close_objects {
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    Value::Object(out)
+}

@@ -1,0 +1,100 @@
+"""Validates generated artifacts with independent validators.
+
+usage: validate.py OUT_DIR MCP_SPEC_DIR TARGET...
+
+OUT_DIR holds openapi.json, mcp-tools.json and agent-tools.json from `stitchgen generate`.
+Each TARGET is an MCP protocol version whose official schema every tool must satisfy.
+Prints one line per artifact checked; exits 1 on the first class of failure found.
+"""
+
+import json
+import pathlib
+import sys
+
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate as validate_openapi
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def spec_validator(spec_dir, target, definition):
+    doc = load(spec_dir / f"schema-{target}.json")
+    schema = {"$schema": doc["$schema"], "$ref": f"#/$defs/{definition}", "$defs": doc["$defs"]}
+    return Draft202012Validator(schema)
+
+
+def open_objects(schema, path="#"):
+    """Every object schema under `schema` that is not closed with additionalProperties: false."""
+    found = []
+    if isinstance(schema, dict):
+        is_object = schema.get("type") == "object" or "properties" in schema
+        if is_object and schema.get("additionalProperties") is not False:
+            found.append(path)
+        for key, value in schema.items():
+            if key in ("enum", "const", "default", "examples"):
+                continue
+            found.extend(open_objects(value, f"{path}/{key}"))
+    elif isinstance(schema, list):
+        for i, item in enumerate(schema):
+            found.extend(open_objects(item, f"{path}/{i}"))
+    return found
+
+
+def main():
+    out_dir = pathlib.Path(sys.argv[1])
+    spec_dir = pathlib.Path(sys.argv[2])
+    targets = sys.argv[3:]
+    failures = []
+
+    openapi = load(out_dir / "openapi.json")
+    try:
+        validate_openapi(openapi)
+    except Exception as e:  # the validator raises several exception types
+        failures.append(f"openapi.json is not valid OpenAPI 3.1: {e}")
+    if openapi.get("openapi") != "3.1.0":
+        failures.append(f"openapi.json declares {openapi.get('openapi')!r}, not 3.1.0")
+
+    mcp = load(out_dir / "mcp-tools.json")
+    for target in targets:
+        tool_v = spec_validator(spec_dir, target, "Tool")
+        for tool in mcp["tools"]:
+            for err in tool_v.iter_errors(tool):
+                failures.append(f"MCP {target}: tool {tool['name']}: {err.message} at {list(err.absolute_path)}")
+        # The manifest is the whole 2025-11-25 result. From 2026-07-28 on, a result also carries
+        # per-response caching fields (resultType, ttlMs, cacheScope) that the serving adapter adds.
+        if target == "2025-11-25":
+            for err in spec_validator(spec_dir, target, "ListToolsResult").iter_errors(mcp):
+                failures.append(f"MCP {target}: tools/list result: {err.message} at {list(err.absolute_path)}")
+    for tool in mcp["tools"]:
+        for key in ("inputSchema", "outputSchema"):
+            if key in tool:
+                try:
+                    Draft202012Validator.check_schema(tool[key])
+                except Exception as e:
+                    failures.append(f"MCP tool {tool['name']}: {key} is not a valid 2020-12 schema: {e}")
+
+    agent = load(out_dir / "agent-tools.json")
+    for tool in agent["tools"]:
+        if set(tool) != {"name", "description", "parameters"}:
+            failures.append(f"agent tool {tool.get('name')}: keys {sorted(tool)}")
+        try:
+            Draft202012Validator.check_schema(tool["parameters"])
+        except Exception as e:
+            failures.append(f"agent tool {tool['name']}: parameters is not a valid 2020-12 schema: {e}")
+        for path in open_objects(tool["parameters"]):
+            failures.append(f"agent tool {tool['name']}: object not closed at {path}")
+
+    for f in failures:
+        print(f"FAIL: {out_dir.name}: {f}")
+    print(
+        f"{out_dir.name}: openapi ({len(openapi.get('paths', {}))} paths), "
+        f"{len(mcp['tools'])} MCP tools against {', '.join(targets)}, {len(agent['tools'])} agent tools"
+    )
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

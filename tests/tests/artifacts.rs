@@ -1,0 +1,151 @@
+//! The exact bytes that ship — OpenAPI, MCP and agent manifests — for every valid fixture, and
+//! the promises they keep: HTTP gets the full record, tools get the card.
+
+use serde_json::Value;
+use stitchgen::{Options, generate};
+use stitchgen_tests::{fixtures, repo_root};
+
+fn artifacts(files: &[std::path::PathBuf]) -> Vec<(String, String)> {
+    let g = generate(files, &Options::default()).unwrap();
+    assert!(!g.checked.has_errors(), "{:?}", g.checked.diagnostics);
+    g.artifacts
+        .into_iter()
+        .map(|a| (a.name, String::from_utf8(a.bytes).unwrap()))
+        .collect()
+}
+
+fn json(artifacts: &[(String, String)], name: &str) -> Value {
+    serde_json::from_str(&artifacts.iter().find(|(n, _)| n == name).unwrap().1).unwrap()
+}
+
+#[test]
+fn artifact_bytes_of_every_valid_fixture() {
+    for f in fixtures("valid") {
+        let stem = f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".stitch.yaml")
+            .to_owned();
+        for (name, text) in artifacts(std::slice::from_ref(&f)) {
+            insta::with_settings!({ snapshot_path => "snapshots/artifacts", prepend_module_to_snapshot => false, omit_expression => true }, {
+                insta::assert_snapshot!(format!("{stem}__{name}"), text);
+            });
+        }
+    }
+}
+
+#[test]
+fn artifacts_are_deterministic_and_end_with_a_newline() {
+    let all = fixtures("valid");
+    let first = artifacts(&all);
+    for _ in 0..5 {
+        assert_eq!(artifacts(&all), first);
+    }
+    for (name, text) in &first {
+        assert!(text.ends_with("}\n") && !text.contains('\r'), "{name}");
+    }
+}
+
+#[test]
+fn http_gets_the_full_record_and_tools_the_card() {
+    let a = artifacts(&[repo_root().join("fixtures/valid/helpdesk.stitch.yaml")]);
+    let openapi = json(&a, "openapi.json");
+    let mcp = json(&a, "mcp-tools.json");
+    let tool = |name: &str| {
+        mcp["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+
+    // The HTTP list answer is the full record; the MCP outputSchema of the same endpoint is its card.
+    let list = &openapi["paths"]["/api/tickets"]["get"];
+    let http_items = &list["responses"]["200"]["content"]["application/json"]["schema"]["properties"]
+        ["tickets"]["items"];
+    assert_eq!(http_items["$ref"], "#/components/schemas/Ticket");
+    assert!(openapi["components"]["schemas"]["Ticket"]["properties"]["customer"].is_object());
+    let card = &tool("list_tickets")["outputSchema"]["properties"]["tickets"]["items"];
+    assert!(card["properties"]["subject"].is_object());
+    assert!(
+        card["properties"].get("customer").is_none(),
+        "the card carries no personal record"
+    );
+
+    // View defaults are stated as `default` and not required.
+    let input = &tool("list_tickets")["inputSchema"];
+    assert_eq!(input["properties"]["limit"]["default"], 20);
+    assert_eq!(
+        input["properties"]["include"]["default"],
+        serde_json::json!([])
+    );
+    assert!(
+        !input["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|r| r == "limit" || r == "include")
+    );
+    let comment = &tool("comment_on_ticket")["inputSchema"];
+    assert_eq!(comment["properties"]["public"]["default"], false);
+
+    // HTTP-only endpoints are in OpenAPI and in no manifest; runtime tools the other way round.
+    for (path, method) in [
+        ("/api/tickets/export", "get"),
+        ("/api/tickets/{id}", "head"),
+        ("/api/tickets/webhooks/mail", "post"),
+        ("/api/tickets/{id}/attachments", "post"),
+        ("/api/tickets/import", "post"),
+        ("/api/tickets/events", "get"),
+        ("/api/tickets/files/{rest}", "get"),
+    ] {
+        let op = &openapi["paths"][path][method];
+        assert!(op.is_object(), "{method} {path} missing from OpenAPI");
+        let id = op["operationId"].as_str().unwrap();
+        let action = id.trim_start_matches("tickets_");
+        for manifest in ["mcp-tools.json", "agent-tools.json"] {
+            let text = &a.iter().find(|(n, _)| n == manifest).unwrap().1;
+            assert!(
+                !text.contains(&format!("\"{action}_ticket\""))
+                    && !text.contains(&format!("\"{action}_tickets\"")),
+                "{action} in {manifest}"
+            );
+        }
+    }
+    assert!(tool("summarize_queue").is_object());
+    assert!(
+        !a[0].1.contains("summarize"),
+        "runtime tools have no OpenAPI entry"
+    );
+    assert!(
+        json(&a, "agent-tools.json")["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "summarize_queue")
+    );
+}
+
+#[test]
+fn a_view_never_changes_a_byte_of_openapi() {
+    let base =
+        std::fs::read_to_string(repo_root().join("fixtures/valid/minimal.stitch.yaml")).unwrap();
+    let with_view = format!(
+        "{base}    tool:\n      view:\n        output: {{ type: object, properties: {{ up: {{ type: boolean }} }} }}\n"
+    );
+    let dir = std::env::temp_dir().join(format!("stitchgen-view-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (plain, viewed) = (
+        dir.join("plain.stitch.yaml"),
+        dir.join("viewed.stitch.yaml"),
+    );
+    std::fs::write(&plain, &base).unwrap();
+    std::fs::write(&viewed, &with_view).unwrap();
+    let (a, b) = (artifacts(&[plain]), artifacts(&[viewed]));
+    assert_eq!(a[0], b[0], "openapi.json moved");
+    assert_ne!(a[1], b[1], "the MCP manifest advertises the view");
+    std::fs::remove_dir_all(dir).unwrap();
+}
