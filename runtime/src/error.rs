@@ -111,8 +111,8 @@ pub struct AppError {
     pub message: String,
     /// HTTP status; registry codes have theirs, application codes default to 500.
     pub status: u16,
-    /// Structured facts about the failure.
-    pub details: Option<serde_json::Value>,
+    /// Structured facts about the failure (boxed: errors travel in every `Result`).
+    pub details: Option<Box<serde_json::Value>>,
     /// What the caller could do about it.
     pub hint: Option<String>,
 }
@@ -133,13 +133,7 @@ impl AppError {
     pub fn app(code: impl Into<String>, message: impl Into<String>) -> Self {
         let code = code.into();
         let status = ErrorCode::from_name(&code).map_or(500, ErrorCode::status);
-        AppError {
-            code,
-            message: message.into(),
-            status,
-            details: None,
-            hint: None,
-        }
+        AppError { code, message: message.into(), status, details: None, hint: None }
     }
 
     /// Sets the HTTP status.
@@ -152,7 +146,7 @@ impl AppError {
     /// Attaches structured details.
     #[must_use]
     pub fn with_details(mut self, details: serde_json::Value) -> Self {
-        self.details = Some(details);
+        self.details = Some(Box::new(details));
         self
     }
 
@@ -169,7 +163,7 @@ impl AppError {
             error: HttpErrorBody {
                 code: self.code.clone(),
                 message: self.message.clone(),
-                details: self.details.clone(),
+                details: self.details.as_deref().cloned(),
                 hint: self.hint.clone(),
             },
         }
@@ -177,7 +171,7 @@ impl AppError {
 
     /// The tool envelope: `{"error": code, "details"?, "hint"?, "retryable"?}`.
     pub fn tool_envelope(&self) -> ToolErrorEnvelope {
-        let mut details = self.details.clone();
+        let mut details = self.details.as_deref().cloned();
         if details.is_none() && !self.message.is_empty() {
             details = Some(serde_json::json!({ "message": self.message }));
         }
@@ -259,14 +253,8 @@ mod tests {
             tool,
             serde_json::json!({"error": "RATE_LIMITED", "details": {"message": "slow down"}, "hint": "wait a second", "retryable": true})
         );
-        let http = serde_json::to_value(
-            AppError::new(ErrorCode::NotFound, "no such person").http_envelope(),
-        )
-        .unwrap();
-        assert_eq!(
-            http,
-            serde_json::json!({"error": {"code": "NOT_FOUND", "message": "no such person"}})
-        );
+        let http = serde_json::to_value(AppError::new(ErrorCode::NotFound, "no such person").http_envelope()).unwrap();
+        assert_eq!(http, serde_json::json!({"error": {"code": "NOT_FOUND", "message": "no such person"}}));
         assert_eq!(AppError::app("QUOTA_EXCEEDED", "x").status, 500);
     }
 }

@@ -87,11 +87,7 @@ fn number(n: &serde_json::Number) -> String {
     } else {
         let e = n - 1;
         let sign = if e < 0 { '-' } else { '+' };
-        let m = if k == 1 {
-            digits.clone()
-        } else {
-            format!("{}.{}", &digits[..1], &digits[1..])
-        };
+        let m = if k == 1 { digits.clone() } else { format!("{}.{}", &digits[..1], &digits[1..]) };
         format!("{m}e{sign}{}", e.abs())
     };
     if negative { format!("-{body}") } else { body }
@@ -104,10 +100,7 @@ mod tests {
 
     #[test]
     fn keys_sorted_no_whitespace() {
-        assert_eq!(
-            canonical(&json!({"b": 1, "a": [true, null, "x"]})),
-            r#"{"a":[true,null,"x"],"b":1}"#
-        );
+        assert_eq!(canonical(&json!({"b": 1, "a": [true, null, "x"]})), r#"{"a":[true,null,"x"],"b":1}"#);
     }
 
     #[test]
@@ -130,19 +123,12 @@ mod tests {
             (123.456, "123.456"),
         ];
         for (f, want) in cases {
-            assert_eq!(
-                number(&serde_json::Number::from_f64(f).unwrap()),
-                want,
-                "{f}"
-            );
+            assert_eq!(number(&serde_json::Number::from_f64(f).unwrap()), want, "{f}");
         }
     }
 
     #[test]
     fn rfc8785_example_strings() {
-        assert_eq!(
-            canonical(&json!({"\u{20ac}": "€", "\r": "\u{1}"})),
-            "{\"\\r\":\"\\u0001\",\"€\":\"€\"}"
-        );
+        assert_eq!(canonical(&json!({"\u{20ac}": "€", "\r": "\u{1}"})), "{\"\\r\":\"\\u0001\",\"€\":\"€\"}");
     }
 }

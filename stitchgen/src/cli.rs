@@ -33,9 +33,7 @@ struct Target {
 
 impl Target {
     fn options(&self) -> crate::Options {
-        crate::Options {
-            mcp_target: McpTarget::parse(&self.mcp_target).unwrap_or_default(),
-        }
+        crate::Options { mcp_target: McpTarget::parse(&self.mcp_target).unwrap_or_default() }
     }
 }
 
@@ -83,20 +81,12 @@ pub fn main() -> ExitCode {
     let color = match cli.color {
         Color::Always => ColorChoice::Always,
         Color::Never => ColorChoice::Never,
-        Color::Auto
-            if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() =>
-        {
-            ColorChoice::Always
-        }
+        Color::Auto if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() => ColorChoice::Always,
         Color::Auto => ColorChoice::Never,
     };
     match cli.command {
         Command::Check { contracts, target } => check(&contracts, &target.options(), color),
-        Command::Generate {
-            contracts,
-            out,
-            target,
-        } => generate(&contracts, &out, &target.options(), color),
+        Command::Generate { contracts, out, target } => generate(&contracts, &out, &target.options(), color),
         Command::Schema => {
             print!("{}", crate::dsl::schema_json());
             ExitCode::SUCCESS
@@ -117,12 +107,7 @@ fn check(contracts: &[PathBuf], options: &crate::Options, color: ColorChoice) ->
     ExitCode::SUCCESS
 }
 
-fn generate(
-    contracts: &[PathBuf],
-    out: &Path,
-    options: &crate::Options,
-    color: ColorChoice,
-) -> ExitCode {
+fn generate(contracts: &[PathBuf], out: &Path, options: &crate::Options, color: ColorChoice) -> ExitCode {
     let generated = match crate::generate(contracts, options) {
         Ok(g) => g,
         Err(e) => return usage_error(&e),

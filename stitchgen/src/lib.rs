@@ -8,6 +8,7 @@ pub mod canonical;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
+mod config;
 pub mod diag;
 pub mod dsl;
 pub mod emit;
@@ -20,6 +21,8 @@ pub mod schema;
 pub mod source;
 
 use std::path::Path;
+
+pub use config::{BuildError, Config};
 
 use diag::{Diagnostic, Diagnostics};
 use parse::ast::Contract;
@@ -39,9 +42,7 @@ pub struct Checked {
 impl Checked {
     /// True when at least one diagnostic is an error.
     pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity() == diag::Severity::Error)
+        self.diagnostics.iter().any(|d| d.severity() == diag::Severity::Error)
     }
 }
 
@@ -61,21 +62,43 @@ pub struct Generated {
     pub artifacts: Vec<out::Artifact>,
 }
 
+/// Why [`generate`] produced nothing at all (declaration errors are diagnostics, not this).
+#[derive(Debug)]
+pub enum Error {
+    /// A contract could not be read.
+    Read(parse::ReadError),
+    /// A checked contract could not be emitted: a gap in the checks, reported as a bug.
+    Emit(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Read(e) => e.fmt(f),
+            Error::Emit(e) => {
+                write!(f, "internal error while generating code ({e}); please report it with the contract")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<parse::ReadError> for Error {
+    fn from(e: parse::ReadError) -> Self {
+        Error::Read(e)
+    }
+}
+
 /// The whole pipeline over contracts given together: parse → check → lower → emit.
 /// Nothing is emitted when any error was found; writing is the caller's (see [`out`]).
-pub fn generate<P: AsRef<Path>>(
-    paths: &[P],
-    options: &Options,
-) -> Result<Generated, parse::ReadError> {
+pub fn generate<P: AsRef<Path>>(paths: &[P], options: &Options) -> Result<Generated, Error> {
     let checked = check_files_with(paths, options)?;
     if checked.has_errors() {
-        return Ok(Generated {
-            checked,
-            artifacts: Vec::new(),
-        });
+        return Ok(Generated { checked, artifacts: Vec::new() });
     }
     let model = model::lower(&checked.contracts, &checked.sources);
-    let artifacts = emit::all(&model);
+    let artifacts = emit::all(&model).map_err(Error::Emit)?;
     Ok(Generated { checked, artifacts })
 }
 
@@ -86,10 +109,7 @@ pub fn check_files<P: AsRef<Path>>(paths: &[P]) -> Result<Checked, parse::ReadEr
 
 /// Reads and checks contracts given together. I/O failures are errors; everything wrong
 /// inside a file is a diagnostic.
-pub fn check_files_with<P: AsRef<Path>>(
-    paths: &[P],
-    options: &Options,
-) -> Result<Checked, parse::ReadError> {
+pub fn check_files_with<P: AsRef<Path>>(paths: &[P], options: &Options) -> Result<Checked, parse::ReadError> {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::default();
     let mut files = Vec::new();
@@ -103,21 +123,11 @@ pub fn check_files_with<P: AsRef<Path>>(
 pub fn check_source(name: &str, text: &str) -> Checked {
     let mut sources = SourceMap::new();
     let file = sources.add(Path::new(name), text.to_owned());
-    check_loaded(
-        sources,
-        &[file],
-        Diagnostics::default(),
-        &Options::default(),
-    )
+    check_loaded(sources, &[file], Diagnostics::default(), &Options::default())
 }
 
 /// parse → (gate) → decode and check, over files already in `sources`.
-fn check_loaded(
-    sources: SourceMap,
-    files: &[source::FileId],
-    mut diags: Diagnostics,
-    options: &Options,
-) -> Checked {
+fn check_loaded(sources: SourceMap, files: &[source::FileId], mut diags: Diagnostics, options: &Options) -> Checked {
     let mut contracts = Vec::new();
     for &file in files {
         // Gate: a file that is not YAML goes no further; the others still get every check.
@@ -129,9 +139,5 @@ fn check_loaded(
     // Decoding is lenient: it reports and carries on, so a typo in a key and a bad view default
     // are reported in the same run.
     check::check(&contracts, options, &mut diags);
-    Checked {
-        sources,
-        contracts,
-        diagnostics: diags.into_sorted(),
-    }
+    Checked { sources, contracts, diagnostics: diags.into_sorted() }
 }

@@ -6,15 +6,7 @@ use heck::{ToSnakeCase, ToUpperCamelCase};
 pub const MAX_TOOL_NAME: usize = 64;
 
 /// Last segments that read the same in singular and plural.
-const UNCHANGED: &[&str] = &[
-    "analytics",
-    "status",
-    "stats",
-    "settings",
-    "media",
-    "progress",
-    "news",
-];
+const UNCHANGED: &[&str] = &["analytics", "status", "stats", "settings", "media", "progress", "news"];
 
 /// The tool name derived from a service and an action, or `None` when the service has no
 /// letter or digit to name the tool after.
@@ -24,9 +16,7 @@ pub fn derive_tool_name(service: &str, action: &str) -> Option<String> {
         return None;
     }
     let singular = singularize_last_segment(&svc);
-    let m = replace_outside(action, |c| {
-        c.is_ascii_alphanumeric() || c == '_' || c == '-'
-    });
+    let m = replace_outside(action, |c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     Some(match m.as_str() {
         "list" => format!("list_{svc}"),
         "get" | "create" | "update" | "delete" => format!("{m}_{singular}"),
@@ -67,10 +57,7 @@ fn snake(s: &str) -> String {
 
 /// Whether a tool name is portable: `^[A-Za-z0-9_-]{1,64}$`.
 pub fn is_portable_tool_name(name: &str) -> bool {
-    (1..=MAX_TOOL_NAME).contains(&name.len())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    (1..=MAX_TOOL_NAME).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// A snake_case Rust identifier (module, function) for `name`, or `None` when there is none.
@@ -104,47 +91,20 @@ mod tests {
 
     #[test]
     fn design_examples() {
-        assert_eq!(
-            derive_tool_name("users", "create").as_deref(),
-            Some("create_user")
-        );
-        assert_eq!(
-            derive_tool_name("users", "list").as_deref(),
-            Some("list_users")
-        );
-        assert_eq!(
-            derive_tool_name("bot-status", "get").as_deref(),
-            Some("get_bot_status")
-        );
-        assert_eq!(
-            derive_tool_name("users", "updatePartial").as_deref(),
-            Some("update_partial_user")
-        );
+        assert_eq!(derive_tool_name("users", "create").as_deref(), Some("create_user"));
+        assert_eq!(derive_tool_name("users", "list").as_deref(), Some("list_users"));
+        assert_eq!(derive_tool_name("bot-status", "get").as_deref(), Some("get_bot_status"));
+        assert_eq!(derive_tool_name("users", "updatePartial").as_deref(), Some("update_partial_user"));
     }
 
     #[test]
     fn singular_rules() {
-        assert_eq!(
-            derive_tool_name("categories", "get").as_deref(),
-            Some("get_category")
-        );
-        assert_eq!(
-            derive_tool_name("address", "get").as_deref(),
-            Some("get_address")
-        );
+        assert_eq!(derive_tool_name("categories", "get").as_deref(), Some("get_category"));
+        assert_eq!(derive_tool_name("address", "get").as_deref(), Some("get_address"));
         assert_eq!(derive_tool_name("news", "get").as_deref(), Some("get_news"));
-        assert_eq!(
-            derive_tool_name("site_settings", "update").as_deref(),
-            Some("update_site_settings")
-        );
-        assert_eq!(
-            derive_tool_name("people", "archive").as_deref(),
-            Some("archive_people")
-        );
-        assert_eq!(
-            derive_tool_name("users", "_sync").as_deref(),
-            Some("sync_user")
-        );
+        assert_eq!(derive_tool_name("site_settings", "update").as_deref(), Some("update_site_settings"));
+        assert_eq!(derive_tool_name("people", "archive").as_deref(), Some("archive_people"));
+        assert_eq!(derive_tool_name("users", "_sync").as_deref(), Some("sync_user"));
         assert_eq!(derive_tool_name("---", "get"), None);
     }
 
@@ -158,10 +118,7 @@ mod tests {
 
     #[test]
     fn identifiers() {
-        assert_eq!(
-            snake_ident("updatePartial").as_deref(),
-            Some("update_partial")
-        );
+        assert_eq!(snake_ident("updatePartial").as_deref(), Some("update_partial"));
         assert_eq!(type_ident("user-profile").as_deref(), Some("UserProfile"));
         assert_eq!(snake_ident("123"), None);
         assert_eq!(snake_ident("---"), None);

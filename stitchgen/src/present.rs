@@ -44,10 +44,7 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
         for (t, _) in &s.types {
             let clash = count[t.as_str()] > 1 || reserved.contains(&t.as_str());
             let name = if clash {
-                format!(
-                    "{}{t}",
-                    crate::naming::type_ident(&s.name).unwrap_or_default()
-                )
+                format!("{}{t}", crate::naming::type_ident(&s.name).unwrap_or_default())
             } else {
                 t.clone()
             };
@@ -84,11 +81,7 @@ fn convert(
 ) -> Value {
     match v {
         Value::Object(map) => {
-            if let Some(name) = map
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix(TYPES_PREFIX))
-            {
+            if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX)) {
                 let target = reference(name, svc, style, recursive, defs, stack);
                 let siblings: Map<String, Value> = map
                     .iter()
@@ -107,9 +100,7 @@ fn convert(
                             .as_object()
                             .map(|p| {
                                 p.iter()
-                                    .map(|(n, s)| {
-                                        (n.clone(), convert(s, svc, style, recursive, defs, stack))
-                                    })
+                                    .map(|(n, s)| (n.clone(), convert(s, svc, style, recursive, defs, stack)))
                                     .collect()
                             })
                             .unwrap_or_default(),
@@ -123,12 +114,9 @@ fn convert(
             }
             Value::Object(out)
         }
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|i| convert(i, svc, style, recursive, defs, stack))
-                .collect(),
-        ),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|i| convert(i, svc, style, recursive, defs, stack)).collect())
+        }
         other => other.clone(),
     }
 }
@@ -143,10 +131,7 @@ fn reference(
 ) -> Value {
     match style.refs {
         Refs::Components(names) => {
-            let component = names
-                .get(&(svc.name.clone(), name.to_owned()))
-                .cloned()
-                .unwrap_or_else(|| name.to_owned());
+            let component = names.get(&(svc.name.clone(), name.to_owned())).cloned().unwrap_or_else(|| name.to_owned());
             json!({ "$ref": format!("#/components/schemas/{component}") })
         }
         Refs::Inline if recursive.contains(name) => {
@@ -198,29 +183,17 @@ fn merge(target: Value, siblings: Map<String, Value>) -> Value {
 }
 
 fn is_object_schema(map: &Map<String, Value>) -> bool {
-    map.get("type").is_some_and(|t| {
-        t == "object"
-            || t.as_array()
-                .is_some_and(|a| a.iter().any(|x| x == "object"))
-    }) || map.contains_key("properties")
+    map.get("type").is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.iter().any(|x| x == "object")))
+        || map.contains_key("properties")
 }
 
 /// Types that reach themselves through references.
 fn recursive_types(svc: &Service) -> BTreeSet<String> {
-    let refs: BTreeMap<&str, BTreeSet<String>> = svc
-        .types
-        .iter()
-        .map(|(n, s)| (n.as_str(), refs_of(s)))
-        .collect();
+    let refs: BTreeMap<&str, BTreeSet<String>> = svc.types.iter().map(|(n, s)| (n.as_str(), refs_of(s))).collect();
     let mut out = BTreeSet::new();
     for (name, _) in &svc.types {
         let mut seen = BTreeSet::new();
-        let mut todo: Vec<String> = refs
-            .get(name.as_str())
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect();
+        let mut todo: Vec<String> = refs.get(name.as_str()).into_iter().flatten().cloned().collect();
         while let Some(n) = todo.pop() {
             if &n == name {
                 out.insert(name.clone());
@@ -239,11 +212,7 @@ fn refs_of(v: &Value) -> BTreeSet<String> {
     fn walk(v: &Value, out: &mut BTreeSet<String>) {
         match v {
             Value::Object(m) => {
-                if let Some(n) = m
-                    .get("$ref")
-                    .and_then(Value::as_str)
-                    .and_then(|r| r.strip_prefix(TYPES_PREFIX))
-                {
+                if let Some(n) = m.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX)) {
                     out.insert(n.to_owned());
                 }
                 m.values().for_each(|c| walk(c, out));
@@ -260,11 +229,7 @@ fn refs_of(v: &Value) -> BTreeSet<String> {
 pub fn resolve<'a>(v: &'a Value, svc: &'a Service) -> &'a Value {
     let mut v = v;
     for _ in 0..64 {
-        let Some(name) = v
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix(TYPES_PREFIX))
-        else {
+        let Some(name) = v.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX)) else {
             break;
         };
         match svc.types.iter().find(|(n, _)| n == name) {
@@ -299,12 +264,7 @@ pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
     let mut out: Vec<Tool> = model
         .services
         .iter()
-        .flat_map(|svc| {
-            svc.operations
-                .iter()
-                .filter(|op| op.on(transport))
-                .filter_map(move |op| tool(op, svc, style))
-        })
+        .flat_map(|svc| svc.operations.iter().filter(|op| op.on(transport)).filter_map(move |op| tool(op, svc, style)))
         .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
@@ -315,17 +275,10 @@ fn tool(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Tool> {
     let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
     Some(Tool {
         name,
-        title: op
-            .annotations
-            .as_ref()
-            .and_then(|a| a.get("title"))
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        title: op.annotations.as_ref().and_then(|a| a.get("title")).and_then(Value::as_str).map(str::to_owned),
         description: op.desc.clone(),
         input: tool_input(op, svc, style),
-        output: view_output
-            .or(op.output.as_ref())
-            .map(|o| schema(o, svc, style)),
+        output: view_output.or(op.output.as_ref()).map(|o| schema(o, svc, style)),
         annotations: op.annotations.clone(),
         ui: op.ui.clone(),
     })
@@ -343,9 +296,7 @@ pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
         let Some(part) = part else { continue };
         let resolved = resolve(part, svc);
         let plain = resolved.get("properties").is_some()
-            && ["allOf", "anyOf", "oneOf"]
-                .iter()
-                .all(|k| resolved.get(k).is_none());
+            && ["allOf", "anyOf", "oneOf"].iter().all(|k| resolved.get(k).is_none());
         if !plain {
             if resolved.get("type").is_none() || is_input {
                 all_of.push(schema(part, svc, style));

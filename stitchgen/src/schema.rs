@@ -42,116 +42,42 @@ pub const SUPPORTED: &[&str] = &[
 
 /// Keywords refused until they are supported end to end, with why or what to write instead.
 pub const REFUSED: &[(&str, &str)] = &[
-    (
-        "prefixItems",
-        "tuples are not supported; use an object with named properties",
-    ),
-    (
-        "if",
-        "conditional schemas are not supported; use `oneOf` discriminated by a `const` property",
-    ),
-    (
-        "then",
-        "conditional schemas are not supported; use `oneOf` discriminated by a `const` property",
-    ),
-    (
-        "else",
-        "conditional schemas are not supported; use `oneOf` discriminated by a `const` property",
-    ),
-    (
-        "dependentRequired",
-        "dependencies between properties are not supported; use `oneOf` of objects",
-    ),
-    (
-        "dependentSchemas",
-        "dependencies between properties are not supported; use `oneOf` of objects",
-    ),
-    (
-        "unevaluatedProperties",
-        "use `additionalProperties` instead",
-    ),
+    ("prefixItems", "tuples are not supported; use an object with named properties"),
+    ("if", "conditional schemas are not supported; use `oneOf` discriminated by a `const` property"),
+    ("then", "conditional schemas are not supported; use `oneOf` discriminated by a `const` property"),
+    ("else", "conditional schemas are not supported; use `oneOf` discriminated by a `const` property"),
+    ("dependentRequired", "dependencies between properties are not supported; use `oneOf` of objects"),
+    ("dependentSchemas", "dependencies between properties are not supported; use `oneOf` of objects"),
+    ("unevaluatedProperties", "use `additionalProperties` instead"),
     ("unevaluatedItems", "use `items` instead"),
-    (
-        "$dynamicRef",
-        "refer to shared types with `$ref: \"#/types/NAME\"`",
-    ),
-    (
-        "$anchor",
-        "refer to shared types with `$ref: \"#/types/NAME\"`",
-    ),
-    (
-        "not",
-        "negated schemas are not supported; list what is allowed with `enum` or `oneOf`",
-    ),
-    (
-        "$defs",
-        "declare shared schemas under the contract's `types:` and refer to them as `#/types/NAME`",
-    ),
-    (
-        "definitions",
-        "declare shared schemas under the contract's `types:` and refer to them as `#/types/NAME`",
-    ),
-    (
-        "minProperties",
-        "bounds on the number of properties are not supported; declare the properties",
-    ),
-    (
-        "maxProperties",
-        "bounds on the number of properties are not supported; declare the properties",
-    ),
-    (
-        "patternProperties",
-        "use `additionalProperties` with a schema for free-form keys",
-    ),
-    (
-        "propertyNames",
-        "use `additionalProperties` with a schema for free-form keys",
-    ),
+    ("$dynamicRef", "refer to shared types with `$ref: \"#/types/NAME\"`"),
+    ("$anchor", "refer to shared types with `$ref: \"#/types/NAME\"`"),
+    ("not", "negated schemas are not supported; list what is allowed with `enum` or `oneOf`"),
+    ("$defs", "declare shared schemas under the contract's `types:` and refer to them as `#/types/NAME`"),
+    ("definitions", "declare shared schemas under the contract's `types:` and refer to them as `#/types/NAME`"),
+    ("minProperties", "bounds on the number of properties are not supported; declare the properties"),
+    ("maxProperties", "bounds on the number of properties are not supported; declare the properties"),
+    ("patternProperties", "use `additionalProperties` with a schema for free-form keys"),
+    ("propertyNames", "use `additionalProperties` with a schema for free-form keys"),
     ("contains", "use `items` to constrain every item"),
     ("minContains", "use `items` to constrain every item"),
     ("maxContains", "use `items` to constrain every item"),
-    (
-        "dependencies",
-        "dependencies between properties are not supported; use `oneOf` of objects",
-    ),
-    (
-        "readOnly",
-        "HTTP and tool surfaces share one schema; declare a separate input and output instead",
-    ),
-    (
-        "writeOnly",
-        "HTTP and tool surfaces share one schema; declare a separate input and output instead",
-    ),
-    (
-        "nullable",
-        "this is OpenAPI 3.0; write `type: [T, \"null\"]`",
-    ),
+    ("dependencies", "dependencies between properties are not supported; use `oneOf` of objects"),
+    ("readOnly", "HTTP and tool surfaces share one schema; declare a separate input and output instead"),
+    ("writeOnly", "HTTP and tool surfaces share one schema; declare a separate input and output instead"),
+    ("nullable", "this is OpenAPI 3.0; write `type: [T, \"null\"]`"),
     ("$comment", "write a YAML comment (`# …`) instead"),
     ("$id", "schemas are identified by their name under `types:`"),
     ("$schema", "contract schemas are always JSON Schema 2020-12"),
-    (
-        "$dynamicAnchor",
-        "refer to shared types with `$ref: \"#/types/NAME\"`",
-    ),
-    (
-        "$vocabulary",
-        "contract schemas are always JSON Schema 2020-12",
-    ),
-    (
-        "contentEncoding",
-        "send binary data with a multipart upload",
-    ),
-    (
-        "contentMediaType",
-        "send binary data with a multipart upload",
-    ),
+    ("$dynamicAnchor", "refer to shared types with `$ref: \"#/types/NAME\"`"),
+    ("$vocabulary", "contract schemas are always JSON Schema 2020-12"),
+    ("contentEncoding", "send binary data with a multipart upload"),
+    ("contentMediaType", "send binary data with a multipart upload"),
     ("contentSchema", "send binary data with a multipart upload"),
 ];
 
 /// The JSON Schema type names.
-pub const TYPE_NAMES: &[&str] = &[
-    "string", "number", "integer", "boolean", "object", "array", "null",
-];
+pub const TYPE_NAMES: &[&str] = &["string", "number", "integer", "boolean", "object", "array", "null"];
 
 /// The shared `types` of one contract, for resolving references.
 #[derive(Clone, Copy, Debug)]
@@ -172,9 +98,7 @@ impl<'a> Types<'a> {
 
     /// Every declared type, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&'a str, &'a Node)> {
-        self.entries
-            .into_iter()
-            .flat_map(|e| e.iter().map(|(k, v)| (k.value.as_str(), &v.0)))
+        self.entries.into_iter().flat_map(|e| e.iter().map(|(k, v)| (k.value.as_str(), &v.0)))
     }
 
     /// Follows `$ref`s from `node` to a schema that is not a bare reference. Stops (returning the
@@ -226,10 +150,7 @@ pub fn refs_in(node: &Node) -> BTreeSet<String> {
         match &n.value {
             Value::Map(entries) => {
                 for (k, v) in entries {
-                    match (
-                        k.as_str(),
-                        v.as_str().and_then(|s| s.strip_prefix(TYPES_PREFIX)),
-                    ) {
+                    match (k.as_str(), v.as_str().and_then(|s| s.strip_prefix(TYPES_PREFIX))) {
                         (Some("$ref"), Some(name)) => {
                             out.insert(name.to_owned());
                         }
@@ -249,13 +170,8 @@ fn rewrite_refs(mut v: serde_json::Value) -> serde_json::Value {
     match &mut v {
         serde_json::Value::Object(map) => {
             for (k, child) in map.iter_mut() {
-                match (
-                    k.as_str(),
-                    child.as_str().and_then(|s| s.strip_prefix(TYPES_PREFIX)),
-                ) {
-                    ("$ref", Some(name)) => {
-                        *child = serde_json::Value::String(format!("#/$defs/{name}"))
-                    }
+                match (k.as_str(), child.as_str().and_then(|s| s.strip_prefix(TYPES_PREFIX))) {
+                    ("$ref", Some(name)) => *child = serde_json::Value::String(format!("#/$defs/{name}")),
                     _ => *child = rewrite_refs(std::mem::take(child)),
                 }
             }
@@ -340,10 +256,7 @@ pub const FORMATS: &[&str] = &[
 
 /// The property names a schema lists in `required`.
 pub fn required(node: &Node) -> Vec<&str> {
-    node.get("required")
-        .and_then(Node::as_seq)
-        .map(|s| s.iter().filter_map(Node::as_str).collect())
-        .unwrap_or_default()
+    node.get("required").and_then(Node::as_seq).map(|s| s.iter().filter_map(Node::as_str).collect()).unwrap_or_default()
 }
 
 /// Whether the schema (references followed) describes JSON objects only: `type: object`, or a
@@ -363,9 +276,7 @@ pub fn is_object(node: &Node, types: Types<'_>) -> bool {
         {
             return true;
         }
-        ["oneOf", "anyOf"]
-            .iter()
-            .any(|k| branches(k).is_some_and(|b| b.iter().all(|x| go(x, types, depth - 1))))
+        ["oneOf", "anyOf"].iter().any(|k| branches(k).is_some_and(|b| b.iter().all(|x| go(x, types, depth - 1))))
     }
     go(node, types, 8)
 }
@@ -397,62 +308,35 @@ pub fn value_types(node: &Node) -> Option<BTreeSet<&'static str>> {
 /// boolean (or null beside one), or an enum or const of scalars.
 pub fn is_scalar(node: &Node, types: Types<'_>) -> bool {
     let node = types.resolve(node);
-    let scalar_values = |vals: &[Node]| {
-        vals.iter()
-            .all(|v| !matches!(v.value, Value::Seq(_) | Value::Map(_)))
-    };
+    let scalar_values = |vals: &[Node]| vals.iter().all(|v| !matches!(v.value, Value::Seq(_) | Value::Map(_)));
     if let Some(set) = type_set(node) {
         return !set.is_empty()
-            && set
-                .iter()
-                .all(|t| matches!(*t, "string" | "number" | "integer" | "boolean" | "null"))
+            && set.iter().all(|t| matches!(*t, "string" | "number" | "integer" | "boolean" | "null"))
             && !(set.len() == 1 && set.contains("null"));
     }
     if let Some(values) = node.get("enum").and_then(Node::as_seq) {
         return scalar_values(values);
     }
-    node.get("const")
-        .is_some_and(|c| scalar_values(std::slice::from_ref(c)))
+    node.get("const").is_some_and(|c| scalar_values(std::slice::from_ref(c)))
 }
 
 /// Compiles a contract schema with the validator the runtime uses, formats enforced.
 pub fn compile(types: Types<'_>, schema: &Node) -> Result<jsonschema::Validator, String> {
     let standalone = types.to_standalone_json(schema);
-    jsonschema::options()
-        .should_validate_formats(true)
-        .build(&standalone)
-        .map_err(|e| {
-            let at = e.instance_path().as_str();
-            if at.is_empty() {
-                e.to_string()
-            } else {
-                format!("{e} (at `{at}`)")
-            }
-        })
+    jsonschema::options().should_validate_formats(true).build(&standalone).map_err(|e| {
+        let at = e.instance_path().as_str();
+        if at.is_empty() { e.to_string() } else { format!("{e} (at `{at}`)") }
+    })
 }
 
 /// The first way `value` breaks `schema`, as `message (base.schema.path)`; `None` when it is
 /// valid, or when the schema itself is malformed (reported by the schema checks).
-pub fn first_violation(
-    types: Types<'_>,
-    schema: &Node,
-    value: &serde_json::Value,
-    base: &str,
-) -> Option<String> {
+pub fn first_violation(types: Types<'_>, schema: &Node, value: &serde_json::Value, base: &str) -> Option<String> {
     let validator = compile(types, schema).ok()?;
     let error = validator.iter_errors(value).next()?;
-    let path: String = error
-        .schema_path()
-        .as_str()
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(|s| format!(".{s}"))
-        .collect();
+    let path: String =
+        error.schema_path().as_str().split('/').filter(|s| !s.is_empty()).map(|s| format!(".{s}")).collect();
     let at = error.instance_path().as_str();
-    let within = if at.is_empty() {
-        String::new()
-    } else {
-        format!(" at `{at}`")
-    };
+    let within = if at.is_empty() { String::new() } else { format!(" at `{at}`") };
     Some(format!("{error}{within} ({base}{path})"))
 }

@@ -21,11 +21,7 @@ impl Span {
     /// A span over `lo..hi` in `file`.
     pub fn new(file: FileId, lo: usize, hi: usize) -> Self {
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Span {
-            file,
-            lo: clamp(lo),
-            hi: clamp(hi.max(lo)),
-        }
+        Span { file, lo: clamp(lo), hi: clamp(hi.max(lo)) }
     }
 
     /// The byte range, for slicing the source text.
@@ -60,11 +56,7 @@ impl SourceMap {
     /// Adds a file and returns its id.
     pub fn add(&mut self, path: &Path, text: String) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).expect("fewer than 4 billion files"));
-        self.files.push(SourceFile {
-            display: display_path(path),
-            path: path.to_path_buf(),
-            text,
-        });
+        self.files.push(SourceFile { display: display_path(path), path: path.to_path_buf(), text });
         id
     }
 
@@ -75,10 +67,7 @@ impl SourceMap {
 
     /// All files, in the order they were added.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (FileId(i as u32), f))
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
     }
 
     /// One-based line and column (in characters) of a byte offset.

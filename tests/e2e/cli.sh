@@ -49,13 +49,13 @@ expect 0 "bare list answer, MCP 2026-07-28" -- "$bin" check --mcp-target 2026-07
 # generate: writes the artifacts, then an unchanged rerun writes nothing; errors write nothing.
 out=$(mktemp -d)
 expect 0 "generate" -- "$bin" generate fixtures/valid/helpdesk.stitch.yaml --out "$out"
-for f in openapi.json mcp-tools.json agent-tools.json; do
+for f in tickets.rs openapi.json mcp-tools.json agent-tools.json; do
   [ -s "$out/$f" ] || { echo "FAIL: generate did not write $f"; fail=$((fail + 1)); }
 done
 before=$(stat -c %Y.%N "$out"/*)
 sleep 1
 expect 0 "generate again" -- "$bin" generate fixtures/valid/helpdesk.stitch.yaml --out "$out"
-grep -q "0 files written, 3 unchanged" /tmp/stitchgen-e2e.err || { echo "FAIL: rerun rewrote files"; fail=$((fail + 1)); }
+grep -q "^ok: 0 files written, 4 unchanged" /tmp/stitchgen-e2e.err || { echo "FAIL: rerun rewrote files"; fail=$((fail + 1)); }
 [ "$before" = "$(stat -c %Y.%N "$out"/*)" ] || { echo "FAIL: rerun touched files"; fail=$((fail + 1)); }
 bad=$(mktemp -d)
 expect 1 "generate with errors" -- "$bin" generate fixtures/invalid/E0206_route_conflict.stitch.yaml --out "$bad/out"

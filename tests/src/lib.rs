@@ -4,10 +4,7 @@ use std::path::{Path, PathBuf};
 
 /// The repository root (the workspace directory).
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ lives in the workspace")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ lives in the workspace").to_path_buf()
 }
 
 /// Every `*.stitch.yaml` directly under `fixtures/<dir>`, sorted by name.

@@ -9,10 +9,7 @@ use stitchgen_tests::{fixtures, repo_root};
 /// The contracts of one invalid case: a file, or every contract in a directory.
 fn case_files(case: &Path) -> Vec<PathBuf> {
     if case.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(case)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(case).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         files
     } else {
@@ -39,10 +36,7 @@ fn case_name(case: &Path) -> String {
 /// Paths relative to the repository root, as a user running from there would see them.
 fn relative(files: &[PathBuf]) -> Vec<PathBuf> {
     let root = repo_root();
-    files
-        .iter()
-        .map(|f| Path::new("..").join(f.strip_prefix(&root).unwrap()))
-        .collect()
+    files.iter().map(|f| Path::new("..").join(f.strip_prefix(&root).unwrap())).collect()
 }
 
 #[test]
@@ -68,8 +62,7 @@ fn invalid_fixtures_give_their_code() {
     for case in invalid_cases() {
         let name = case_name(&case);
         let code = name.split('_').next().unwrap();
-        let code =
-            Code::from_id(code).unwrap_or_else(|| panic!("{name}: not named after a catalog code"));
+        let code = Code::from_id(code).unwrap_or_else(|| panic!("{name}: not named after a catalog code"));
         let checked = stitchgen::check_files(&relative(&case_files(&case))).unwrap();
         let rendered = diag::render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never);
         if !checked.diagnostics.iter().any(|d| d.code == code) {
@@ -86,10 +79,7 @@ fn invalid_fixtures_give_their_code() {
 }
 
 /// Codes whose input cannot be a committed file, each with the test that makes its input.
-const GENERATED: &[(Code, &str)] = &[(
-    Code::FileTooLarge,
-    "limits::oversized_file_is_refused_without_reading_it_all",
-)];
+const GENERATED: &[(Code, &str)] = &[(Code::FileTooLarge, "limits::oversized_file_is_refused_without_reading_it_all")];
 
 #[test]
 fn every_catalog_code_has_a_fixture() {
@@ -100,10 +90,7 @@ fn every_catalog_code_has_a_fixture() {
         .filter(|c| !names.iter().any(|n| n.split('_').next() == Some(c.id())))
         .map(|c| c.id())
         .collect();
-    assert!(
-        missing.is_empty(),
-        "codes without a fixture in fixtures/invalid: {missing:?}"
-    );
+    assert!(missing.is_empty(), "codes without a fixture in fixtures/invalid: {missing:?}");
 }
 
 #[test]
@@ -113,16 +100,10 @@ fn valid_fixtures_validate_against_the_dsl_schema() {
     for f in fixtures("valid") {
         let mut sources = stitchgen::source::SourceMap::new();
         let mut diags = stitchgen::diag::Diagnostics::default();
-        let file = stitchgen::parse::read(&f, &mut sources, &mut diags)
-            .unwrap()
-            .unwrap();
-        let doc = stitchgen::parse::yaml(&sources, file, &mut diags)
-            .unwrap()
-            .to_json();
-        let errors: Vec<String> = validator
-            .iter_errors(&doc)
-            .map(|e| format!("{} at {}", e, e.instance_path()))
-            .collect();
+        let file = stitchgen::parse::read(&f, &mut sources, &mut diags).unwrap().unwrap();
+        let doc = stitchgen::parse::yaml(&sources, file, &mut diags).unwrap().to_json();
+        let errors: Vec<String> =
+            validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
         assert!(errors.is_empty(), "{}: {errors:#?}", f.display());
     }
 }
@@ -141,16 +122,9 @@ fn every_code_is_documented() {
         let row = format!(
             "| {} | {} | {} |",
             code.id(),
-            if code.severity() == Severity::Error {
-                "error"
-            } else {
-                "warning"
-            },
+            if code.severity() == Severity::Error { "error" } else { "warning" },
             code.summary()
         );
-        assert!(
-            doc.contains(&row),
-            "docs/diagnostics.md lacks or misstates: {row}"
-        );
+        assert!(doc.contains(&row), "docs/diagnostics.md lacks or misstates: {row}");
     }
 }

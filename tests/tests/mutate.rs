@@ -93,28 +93,18 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
             3 if !lines.is_empty() => {
                 let i = rng.below(n);
                 let at = rng.below(lines[i].len() + 1);
-                let at = (0..=at)
-                    .rev()
-                    .find(|j| lines[i].is_char_boundary(*j))
-                    .unwrap_or(0);
+                let at = (0..=at).rev().find(|j| lines[i].is_char_boundary(*j)).unwrap_or(0);
                 lines[i].insert_str(at, TOKENS[rng.below(TOKENS.len())]);
             }
             4 if !lines.is_empty() => {
                 let i = rng.below(n);
-                let keep = (0..=rng.below(lines[i].len() + 1))
-                    .rev()
-                    .find(|j| lines[i].is_char_boundary(*j))
-                    .unwrap_or(0);
+                let keep =
+                    (0..=rng.below(lines[i].len() + 1)).rev().find(|j| lines[i].is_char_boundary(*j)).unwrap_or(0);
                 lines[i].truncate(keep);
             }
-            5 => lines.insert(
-                rng.below(n),
-                format!(
-                    "{}{}",
-                    "  ".repeat(rng.below(6)),
-                    TOKENS[rng.below(TOKENS.len())]
-                ),
-            ),
+            5 => {
+                lines.insert(rng.below(n), format!("{}{}", "  ".repeat(rng.below(6)), TOKENS[rng.below(TOKENS.len())]))
+            }
             6 if !lines.is_empty() => {
                 let i = rng.below(n);
                 lines[i] = lines[i].replacen(char::is_alphanumeric, "", 1);
@@ -127,16 +117,10 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
 
 #[test]
 fn mutated_fixtures_never_panic() {
-    let seconds: u64 = std::env::var("STITCHGEN_FUZZ_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(10);
+    let seconds: u64 = std::env::var("STITCHGEN_FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
     let deadline = Instant::now() + Duration::from_secs(seconds);
-    let mut corpus: Vec<String> = fixtures("valid")
-        .iter()
-        .chain(&fixtures("invalid"))
-        .filter_map(|f| std::fs::read_to_string(f).ok())
-        .collect();
+    let mut corpus: Vec<String> =
+        fixtures("valid").iter().chain(&fixtures("invalid")).filter_map(|f| std::fs::read_to_string(f).ok()).collect();
     assert!(!corpus.is_empty());
     let mut rng = Rng(0x5717_c46e_0000_0001);
     let mut runs = 0u64;
@@ -150,10 +134,7 @@ fn mutated_fixtures_never_panic() {
             render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never)
         });
         assert!(result.is_ok(), "panic at seed {seed:#x} on input:\n{text}");
-        assert!(
-            started.elapsed() < Duration::from_secs(2),
-            "slow input at seed {seed:#x}:\n{text}"
-        );
+        assert!(started.elapsed() < Duration::from_secs(2), "slow input at seed {seed:#x}:\n{text}");
         // Mutants of mutants reach deeper; keep the corpus bounded.
         if runs.is_multiple_of(7) && corpus.len() < 2_000 {
             corpus.push(text);

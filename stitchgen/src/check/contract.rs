@@ -12,11 +12,7 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
     for e in cx.endpoints() {
         not_blank(e.desc.as_ref(), "endpoint description", diags);
         not_blank(e.scope.as_ref(), "scope", diags);
-        not_blank(
-            e.tool.as_ref().and_then(|t| t.value.name.as_ref()),
-            "tool name",
-            diags,
-        );
+        not_blank(e.tool.as_ref().and_then(|t| t.value.name.as_ref()), "tool name", diags);
         for code in e.errors.iter().flat_map(|l| &l.value) {
             error_code(code, diags);
         }
@@ -43,30 +39,17 @@ fn error_code(code: &Sp<String>, diags: &mut Diagnostics) {
         return;
     }
     let shaped = s.starts_with(|c: char| c.is_ascii_uppercase())
-        && s.chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        && s.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
     if !shaped {
         let upper = s.to_ascii_uppercase().replace(['-', ' '], "_");
-        let mut d = Diagnostic::new(
-            Code::InvalidErrorCode,
-            code.span,
-            format!("`{s}` is not an error code"),
-        )
-        .label("error codes are SCREAMING_SNAKE_CASE");
+        let mut d = Diagnostic::new(Code::InvalidErrorCode, code.span, format!("`{s}` is not an error code"))
+            .label("error codes are SCREAMING_SNAKE_CASE");
         d = match stitchgen_runtime::ErrorCode::from_name(&upper) {
             Some(known) => d.help(format!("did you mean `{}`?", known.name())),
             None => d.help(format!(
                 "use a registry code ({}) or an application code such as `{}`",
-                stitchgen_runtime::ErrorCode::ALL
-                    .iter()
-                    .map(|c| c.name())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if upper.is_empty() {
-                    "QUOTA_EXCEEDED".to_owned()
-                } else {
-                    upper
-                }
+                stitchgen_runtime::ErrorCode::ALL.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "),
+                if upper.is_empty() { "QUOTA_EXCEEDED".to_owned() } else { upper }
             )),
         };
         diags.push(d);
@@ -77,11 +60,7 @@ fn error_code(code: &Sp<String>, diags: &mut Diagnostics) {
 pub(super) fn check_services(all: &[Cx<'_>], diags: &mut Diagnostics) {
     for (i, cx) in all.iter().enumerate() {
         let Some(svc) = &cx.c.service else { continue };
-        if let Some(first) = all[..i]
-            .iter()
-            .filter_map(|p| p.c.service.as_ref())
-            .find(|p| p.value == svc.value)
-        {
+        if let Some(first) = all[..i].iter().filter_map(|p| p.c.service.as_ref()).find(|p| p.value == svc.value) {
             diags.push(
                 Diagnostic::new(
                     Code::DuplicateService,

@@ -39,21 +39,13 @@ fn inner(s: &Sp<String>, lo: usize, hi: usize) -> Span {
 }
 
 /// Parses a route, reporting every malformed segment. `None` when any segment is malformed.
-pub(crate) fn parse_route(
-    path: &Sp<String>,
-    what: &str,
-    diags: &mut Diagnostics,
-) -> Option<Vec<(Seg, Span)>> {
+pub(crate) fn parse_route(path: &Sp<String>, what: &str, diags: &mut Diagnostics) -> Option<Vec<(Seg, Span)>> {
     let s = path.value.as_str();
     if !s.starts_with('/') {
         diags.push(
-            Diagnostic::new(
-                Code::InvalidPath,
-                path.span,
-                format!("{what} `{s}` does not start with `/`"),
-            )
-            .label("a route starts with `/`")
-            .help(format!("write `/{}`", s.trim_start_matches('/'))),
+            Diagnostic::new(Code::InvalidPath, path.span, format!("{what} `{s}` does not start with `/`"))
+                .label("a route starts with `/`")
+                .help(format!("write `/{}`", s.trim_start_matches('/'))),
         );
         return None;
     }
@@ -65,13 +57,9 @@ pub(crate) fn parse_route(
     if s.ends_with('/') {
         let at = s.len() - 1;
         diags.push(
-            Diagnostic::new(
-                Code::InvalidPath,
-                inner(path, at, at + 1),
-                format!("{what} `{s}` ends with `/`"),
-            )
-            .label("trailing slash")
-            .help(format!("write `{}`", s.trim_end_matches('/'))),
+            Diagnostic::new(Code::InvalidPath, inner(path, at, at + 1), format!("{what} `{s}` ends with `/`"))
+                .label("trailing slash")
+                .help(format!("write `{}`", s.trim_end_matches('/'))),
         );
         return None;
     }
@@ -90,33 +78,23 @@ pub(crate) fn parse_route(
 fn parse_segment(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> Option<Seg> {
     if seg.is_empty() {
         diags.push(
-            Diagnostic::new(
-                Code::InvalidPath,
-                span,
-                format!("{what} has an empty segment"),
-            )
-            .label("`//` here")
-            .help("remove the extra `/`"),
+            Diagnostic::new(Code::InvalidPath, span, format!("{what} has an empty segment"))
+                .label("`//` here")
+                .help("remove the extra `/`"),
         );
         return None;
     }
     let name_ok = |n: &str| {
         let mut chars = n.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
     if let Some(name) = seg.strip_prefix(':') {
         if !name_ok(name) {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidPathParam,
-                    span,
-                    format!("path parameter `{name}` is not a valid name"),
-                )
-                .label("names match `^[A-Za-z_][A-Za-z0-9_]*$`")
-                .help("a parameter takes a whole segment, such as `/:id`"),
+                Diagnostic::new(Code::InvalidPathParam, span, format!("path parameter `{name}` is not a valid name"))
+                    .label("names match `^[A-Za-z_][A-Za-z0-9_]*$`")
+                    .help("a parameter takes a whole segment, such as `/:id`"),
             );
             return None;
         }
@@ -133,12 +111,8 @@ fn parse_segment(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> 
         }
         if !name_ok(name) {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidPathParam,
-                    span,
-                    format!("wildcard `{name}` is not a valid name"),
-                )
-                .label("names match `^[A-Za-z_][A-Za-z0-9_]*$`"),
+                Diagnostic::new(Code::InvalidPathParam, span, format!("wildcard `{name}` is not a valid name"))
+                    .label("names match `^[A-Za-z_][A-Za-z0-9_]*$`"),
             );
             return None;
         }
@@ -146,13 +120,9 @@ fn parse_segment(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> 
     }
     if seg.contains('*') {
         diags.push(
-            Diagnostic::new(
-                Code::InvalidWildcard,
-                span,
-                format!("wildcard inside the segment `{seg}`"),
-            )
-            .label("a wildcard takes a whole segment")
-            .help("write the wildcard as its own last segment, such as `/*rest`"),
+            Diagnostic::new(Code::InvalidWildcard, span, format!("wildcard inside the segment `{seg}`"))
+                .label("a wildcard takes a whole segment")
+                .help("write the wildcard as its own last segment, such as `/*rest`"),
         );
         return None;
     }
@@ -173,11 +143,7 @@ fn parse_segment(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> 
 
 /// The endpoint's full route (basePath + path), with the span of every segment, or `None` when
 /// either part is malformed (already reported).
-pub(crate) fn full_route(
-    cx: &Cx<'_>,
-    e: &Endpoint,
-    diags: &mut Diagnostics,
-) -> Option<Vec<(Seg, Span)>> {
+pub(crate) fn full_route(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) -> Option<Vec<(Seg, Span)>> {
     let base = base_path(cx);
     let base_segs = parse_route(&base, "basePath", &mut Diagnostics::default())?;
     let path = e.path.as_ref()?;
@@ -190,45 +156,27 @@ pub(crate) fn full_route(
 pub(crate) fn base_path(cx: &Cx<'_>) -> Sp<String> {
     match (&cx.c.base_path, &cx.c.service) {
         (Some(b), _) => b.clone(),
-        (None, Some(s)) => Sp {
-            value: format!("/{}", s.value),
-            span: s.span,
-        },
-        (None, None) => Sp {
-            value: "/".into(),
-            span: cx.c.span,
-        },
+        (None, Some(s)) => Sp { value: format!("/{}", s.value), span: s.span },
+        (None, None) => Sp { value: "/".into(), span: cx.c.span },
     }
 }
 
 /// basePath itself: well formed, no wildcard.
 pub(super) fn check_base_path(cx: &Cx<'_>, diags: &mut Diagnostics) {
     let base = base_path(cx);
-    let what = if cx.c.base_path.is_some() {
-        "basePath"
-    } else {
-        "the default basePath (`/` + service)"
-    };
+    let what = if cx.c.base_path.is_some() { "basePath" } else { "the default basePath (`/` + service)" };
     let mut found = Diagnostics::default();
     let segs = parse_route(&base, what, &mut found);
     let defaulted = cx.c.base_path.is_none();
     for d in found.into_sorted() {
-        diags.push(if defaulted {
-            d.help("set `basePath` explicitly, or rename the service")
-        } else {
-            d
-        });
+        diags.push(if defaulted { d.help("set `basePath` explicitly, or rename the service") } else { d });
     }
     for (seg, span) in segs.unwrap_or_default() {
         if let Seg::Wild(name) = seg {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidWildcard,
-                    span,
-                    format!("wildcard `*{name}` in basePath"),
-                )
-                .label("a wildcard must be the last segment of an endpoint path")
-                .help("move the wildcard into the endpoint's `path`"),
+                Diagnostic::new(Code::InvalidWildcard, span, format!("wildcard `*{name}` in basePath"))
+                    .label("a wildcard must be the last segment of an endpoint path")
+                    .help("move the wildcard into the endpoint's `path`"),
             );
         }
     }
@@ -244,8 +192,7 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
     };
     let mut params: Vec<(&str, Span)> = Vec::new();
     let last = segs.len().saturating_sub(1);
-    let in_base =
-        parse_route(&base_path(cx), "basePath", &mut Diagnostics::default()).map_or(0, |b| b.len());
+    let in_base = parse_route(&base_path(cx), "basePath", &mut Diagnostics::default()).map_or(0, |b| b.len());
     for (i, (seg, span)) in segs.iter().enumerate() {
         let name = match seg {
             Seg::Param(n) => n,
@@ -268,14 +215,10 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
         };
         if let Some((_, first)) = params.iter().find(|(p, _)| p == name) {
             diags.push(
-                Diagnostic::new(
-                    Code::DuplicatePathParam,
-                    *span,
-                    format!("path parameter `{name}` appears twice"),
-                )
-                .label("named again here")
-                .secondary(*first, "first named here")
-                .help("give each parameter its own name"),
+                Diagnostic::new(Code::DuplicatePathParam, *span, format!("path parameter `{name}` appears twice"))
+                    .label("named again here")
+                    .secondary(*first, "first named here")
+                    .help("give each parameter its own name"),
             );
         } else {
             params.push((name, *span));
@@ -296,9 +239,7 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
                     )
                     .label("declared in input")
                     .secondary(*at, "path parameter")
-                    .help(
-                        "tool arguments merge params and input into one object; rename one of them",
-                    ),
+                    .help("tool arguments merge params and input into one object; rename one of them"),
                 );
             }
         }
@@ -308,21 +249,12 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
     }
 }
 
-fn check_params_schema(
-    types: Types<'_>,
-    declared: &Schema,
-    params: &[(&str, Span)],
-    diags: &mut Diagnostics,
-) {
+fn check_params_schema(types: Types<'_>, declared: &Schema, params: &[(&str, Span)], diags: &mut Diagnostics) {
     let resolved = types.resolve(&declared.0);
     if !schema::is_object(&declared.0, types) {
         diags.push(
-            Diagnostic::new(
-                Code::InvalidParamsSchema,
-                declared.key(),
-                "`params` is not an object schema",
-            )
-            .label("expected `type: object` with one property per path parameter"),
+            Diagnostic::new(Code::InvalidParamsSchema, declared.key(), "`params` is not an object schema")
+                .label("expected `type: object` with one property per path parameter"),
         );
         return;
     }
@@ -331,22 +263,12 @@ fn check_params_schema(
     for (name, span) in params {
         let listed = props.iter().any(|(k, _)| k.as_str() == Some(name));
         if !listed || !required.contains(name) {
-            let what = if listed {
-                "is not listed in `params.required`"
-            } else {
-                "is not declared in `params`"
-            };
+            let what = if listed { "is not listed in `params.required`" } else { "is not declared in `params`" };
             diags.push(
-                Diagnostic::new(
-                    Code::ParamNotDeclared,
-                    *span,
-                    format!("path parameter `{name}` {what}"),
-                )
-                .label("path parameter")
-                .secondary(declared.key(), "params declared here")
-                .help(format!(
-                    "declare `{name}` under `params.properties` and list it in `params.required`"
-                )),
+                Diagnostic::new(Code::ParamNotDeclared, *span, format!("path parameter `{name}` {what}"))
+                    .label("path parameter")
+                    .secondary(declared.key(), "params declared here")
+                    .help(format!("declare `{name}` under `params.properties` and list it in `params.required`")),
             );
         }
     }
@@ -360,9 +282,7 @@ fn check_params_schema(
                     format!("`params` declares `{name}`, which is not in the path"),
                 )
                 .label("no `:name` segment for this")
-                .help(format!(
-                    "add `/:{name}` to the path, or move `{name}` to `input`"
-                )),
+                .help(format!("add `/:{name}` to the path, or move `{name}` to `input`")),
             );
         } else if !schema::is_scalar(value, types) {
             diags.push(
@@ -377,24 +297,15 @@ fn check_params_schema(
     }
 }
 
-fn check_query_input(
-    types: Types<'_>,
-    input: &Schema,
-    method: &Sp<Method>,
-    diags: &mut Diagnostics,
-) {
+fn check_query_input(types: Types<'_>, input: &Schema, method: &Sp<Method>, diags: &mut Diagnostics) {
     let m = method.value.as_str();
     let resolved = types.resolve(&input.0);
     if !schema::is_object(&input.0, types) {
         diags.push(
-            Diagnostic::new(
-                Code::InputNotQueryEncodable,
-                input.key(),
-                format!("{m} input is not an object schema"),
-            )
-            .label("a query string carries named fields")
-            .secondary(method.span, format!("{m} sends input in the query string"))
-            .help("make the input an object of scalars, or use POST"),
+            Diagnostic::new(Code::InputNotQueryEncodable, input.key(), format!("{m} input is not an object schema"))
+                .label("a query string carries named fields")
+                .secondary(method.span, format!("{m} sends input in the query string"))
+                .help("make the input an object of scalars, or use POST"),
         );
         return;
     }
@@ -411,10 +322,7 @@ fn check_query_input(
                 Diagnostic::new(
                     Code::InputNotQueryEncodable,
                     key.span,
-                    format!(
-                        "{m} input field `{}` cannot be sent in a query string",
-                        key.as_str().unwrap_or_default()
-                    ),
+                    format!("{m} input field `{}` cannot be sent in a query string", key.as_str().unwrap_or_default()),
                 )
                 .label("not a scalar, enum or array of scalars")
                 .secondary(method.span, format!("{m} sends input in the query string"))
@@ -422,10 +330,7 @@ fn check_query_input(
             );
         }
     }
-    if let Some(extra) = resolved
-        .get("additionalProperties")
-        .filter(|a| a.as_bool().is_none() && !flat(a))
-    {
+    if let Some(extra) = resolved.get("additionalProperties").filter(|a| a.as_bool().is_none() && !flat(a)) {
         diags.push(
             Diagnostic::new(
                 Code::InputNotQueryEncodable,
@@ -460,18 +365,19 @@ pub(super) fn check_routes(all: &[Cx<'_>], diags: &mut Diagnostics) {
             let route = format!(
                 "{} /{}",
                 method.value.as_str(),
-                segs.iter()
-                    .map(|(s, _)| seg_text(s))
-                    .collect::<Vec<_>>()
-                    .join("/")
+                segs.iter().map(|(s, _)| seg_text(s)).collect::<Vec<_>>().join("/")
             );
             match seen.get(&(method.value, shape.clone())) {
                 Some((first, at)) => diags.push(
-                    Diagnostic::new(Code::RouteConflict, path.span, format!("route `{route}` conflicts with `{first}`"))
-                        .label("same method and shape")
-                        .secondary(*at, "the other route")
-                        .note("parameters match any segment, so `:id` and `:name` in the same place are the same route")
-                        .help("change one path or method"),
+                    Diagnostic::new(
+                        Code::RouteConflict,
+                        path.span,
+                        format!("route `{route}` conflicts with `{first}`"),
+                    )
+                    .label("same method and shape")
+                    .secondary(*at, "the other route")
+                    .note("parameters match any segment, so `:id` and `:name` in the same place are the same route")
+                    .help("change one path or method"),
                 ),
                 None => {
                     seen.insert((method.value, shape), (route, path.span));

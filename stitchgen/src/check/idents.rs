@@ -20,9 +20,13 @@ impl Idents<'_> {
     fn add(&mut self, name: &str, span: Span, ident: Option<String>, case: &str) {
         let Some(ident) = ident else {
             self.diags.push(
-                Diagnostic::new(Code::InvalidIdent, span, format!("{} `{name}` does not make a Rust identifier", self.what))
-                    .label(format!("its {case} form is not an identifier"))
-                    .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
+                Diagnostic::new(
+                    Code::InvalidIdent,
+                    span,
+                    format!("{} `{name}` does not make a Rust identifier", self.what),
+                )
+                .label(format!("its {case} form is not an identifier"))
+                .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
             );
             return;
         };
@@ -31,10 +35,7 @@ impl Idents<'_> {
                 Diagnostic::new(
                     Code::IdentCollision,
                     span,
-                    format!(
-                        "{} `{name}` becomes `{ident}`, the name of a generated module",
-                        self.what
-                    ),
+                    format!("{} `{name}` becomes `{ident}`, the name of a generated module", self.what),
                 )
                 .label(format!("becomes `{ident}`"))
                 .help("rename it"),
@@ -43,10 +44,7 @@ impl Idents<'_> {
             let d = Diagnostic::new(
                 Code::IdentCollision,
                 span,
-                format!(
-                    "{} `{name}` and `{first}` both become `{ident}` in Rust",
-                    self.what
-                ),
+                format!("{} `{name}` and `{first}` both become `{ident}` in Rust", self.what),
             )
             .label(format!("becomes `{ident}`"))
             .secondary(*at, format!("also becomes `{ident}`"))
@@ -60,29 +58,13 @@ impl Idents<'_> {
 
 /// Handler methods and endpoint modules, type names, and operation identities of one contract.
 pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
-    let mut ops = Idents {
-        what: "operation",
-        reserved: RESERVED_MODULES,
-        seen: BTreeMap::new(),
-        diags,
-    };
+    let mut ops = Idents { what: "operation", reserved: RESERVED_MODULES, seen: BTreeMap::new(), diags };
     for e in cx.endpoints() {
-        ops.add(
-            &e.action.value,
-            e.action.span,
-            naming::snake_ident(&e.action.value),
-            "snake_case",
-        );
+        ops.add(&e.action.value, e.action.span, naming::snake_ident(&e.action.value), "snake_case");
     }
-    let mut actions: Vec<(&str, Span)> = cx
-        .endpoints()
-        .map(|e| (e.action.value.as_str(), e.action.span))
-        .collect();
+    let mut actions: Vec<(&str, Span)> = cx.endpoints().map(|e| (e.action.value.as_str(), e.action.span)).collect();
     for t in cx.tools() {
-        let (action, span) = t
-            .action
-            .as_ref()
-            .map_or((&t.name.value, t.name.span), |a| (&a.value, a.span));
+        let (action, span) = t.action.as_ref().map_or((&t.name.value, t.name.span), |a| (&a.value, a.span));
         if let Some((_, first)) = actions.iter().find(|(a, _)| *a == action.as_str()) {
             ops.diags.push(
                 Diagnostic::new(
@@ -99,48 +81,83 @@ pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
         actions.push((action, span));
         ops.add(action, span, naming::snake_ident(action), "snake_case");
     }
-    let mut types = Idents {
-        what: "type",
-        reserved: &[],
-        seen: BTreeMap::new(),
-        diags,
-    };
+    let mut types = Idents { what: "type", reserved: &[], seen: BTreeMap::new(), diags };
     for (name, _) in cx.c.types.iter().flat_map(|t| t.value.iter()) {
-        types.add(
-            &name.value,
-            name.span,
-            naming::type_ident(&name.value),
-            "UpperCamelCase",
-        );
+        types.add(&name.value, name.span, naming::type_ident(&name.value), "UpperCamelCase");
     }
+    generated_type_names(cx, &types.seen, types.diags);
+}
+
+/// Operation schemas become types named `{Action}{Role}` (`ListInput`); a shared type of the
+/// same name would collide with them.
+fn generated_type_names(cx: &Cx<'_>, user: &BTreeMap<String, (String, Span)>, diags: &mut Diagnostics) {
+    let mut roles: Vec<(&crate::parse::ast::Sp<String>, &str)> = Vec::new();
+    for e in cx.endpoints() {
+        let view_output = e
+            .tool
+            .as_ref()
+            .and_then(|t| t.value.view.as_ref())
+            .and_then(|v| v.value.output.as_ref())
+            .is_some_and(new_type);
+        let path_params = e.path.as_ref().is_some_and(|p| p.value.contains([':', '*']))
+            || cx.c.base_path.as_ref().is_some_and(|b| b.value.contains(':'));
+        let present = [
+            ("Params", e.params.as_ref().map_or(path_params, new_type)),
+            ("Input", e.input.as_ref().is_some_and(new_type)),
+            ("Output", e.output.as_ref().is_some_and(new_type)),
+            ("ToolAnswer", view_output),
+            ("Item", e.stream.is_some()),
+        ];
+        roles.extend(present.into_iter().filter(|(_, p)| *p).map(|(r, _)| (&e.action, r)));
+    }
+    for t in cx.tools() {
+        let action = t.action.as_ref().unwrap_or(&t.name);
+        let present =
+            [("Input", t.input.as_ref().is_some_and(new_type)), ("Output", t.output.as_ref().is_some_and(new_type))];
+        roles.extend(present.into_iter().filter(|(_, p)| *p).map(|(r, _)| (action, r)));
+    }
+    for (action, role) in roles {
+        let Some(base) = naming::type_ident(&action.value) else {
+            continue;
+        };
+        let generated = format!("{base}{role}");
+        if let Some((name, at)) = user.get(&generated) {
+            diags.push(
+                Diagnostic::new(
+                    Code::IdentCollision,
+                    *at,
+                    format!(
+                        "type `{name}` collides with the type generated for `{}`'s {}",
+                        action.value,
+                        role.to_lowercase()
+                    ),
+                )
+                .label(format!("becomes `{generated}`"))
+                .secondary(action.span, "the operation")
+                .help("rename the shared type"),
+            );
+        }
+    }
+}
+
+/// Whether a schema gets a type of its own (a bare `$ref` names an existing one).
+fn new_type(s: &crate::parse::ast::Schema) -> bool {
+    !(s.0.as_map().is_some_and(|m| m.len() == 1) && crate::schema::ref_name(&s.0).is_some())
 }
 
 /// Service modules across contracts given together.
 pub(super) fn check_services(all: &[Cx<'_>], diags: &mut Diagnostics) {
-    let mut services = Idents {
-        what: "service",
-        reserved: &[],
-        seen: BTreeMap::new(),
-        diags,
-    };
+    let mut services = Idents { what: "service", reserved: &[], seen: BTreeMap::new(), diags };
     for cx in all {
         let Some(s) = &cx.c.service else { continue };
         if s.value.trim().is_empty() {
             continue;
         }
-        let before = services
-            .seen
-            .get(&naming::snake_ident(&s.value).unwrap_or_default())
-            .map(|(n, _)| n.clone());
+        let before = services.seen.get(&naming::snake_ident(&s.value).unwrap_or_default()).map(|(n, _)| n.clone());
         // Identical names are E0100; only different spellings of one module are collisions here.
         if before.as_deref() == Some(s.value.as_str()) {
             continue;
         }
-        services.add(
-            &s.value,
-            s.span,
-            naming::snake_ident(&s.value),
-            "snake_case",
-        );
+        services.add(&s.value, s.span, naming::snake_ident(&s.value), "snake_case");
     }
 }

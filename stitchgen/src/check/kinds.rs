@@ -12,27 +12,16 @@ pub(super) fn check(e: &Endpoint, diags: &mut Diagnostics) {
     }
     let kinds = http_only_kinds(e);
     if let Some((kind, at)) = kinds.first() {
-        for s in e
-            .expose
-            .iter()
-            .flat_map(|l| &l.value)
-            .filter(|s| s.value.is_tool())
-        {
+        for s in e.expose.iter().flat_map(|l| &l.value).filter(|s| s.value.is_tool()) {
             diags.push(
                 Diagnostic::new(
                     Code::HttpOnlyExposed,
                     s.span,
-                    format!(
-                        "{kind} endpoint `{}` exposed on {}",
-                        e.action.value,
-                        s.value.as_str()
-                    ),
+                    format!("{kind} endpoint `{}` exposed on {}", e.action.value, s.value.as_str()),
                 )
                 .label("not a tool surface for this kind")
                 .secondary(*at, format!("`{kind}` makes the endpoint HTTP-only"))
-                .help(
-                    "HTTP-only kinds are never tools: use `expose: [HTTP]` or leave `expose` out",
-                ),
+                .help("HTTP-only kinds are never tools: use `expose: [HTTP]` or leave `expose` out"),
             );
         }
         if let Some(tool) = &e.tool {
@@ -48,23 +37,15 @@ pub(super) fn check(e: &Endpoint, diags: &mut Diagnostics) {
             );
         }
     }
-    let response_kinds: Vec<_> = kinds
-        .iter()
-        .filter(|(k, _)| matches!(*k, "rawResponse" | "responseMeta" | "stream"))
-        .collect();
+    let response_kinds: Vec<_> =
+        kinds.iter().filter(|(k, _)| matches!(*k, "rawResponse" | "responseMeta" | "stream")).collect();
     if let [(first, first_at), rest @ ..] = response_kinds.as_slice() {
         for (kind, at) in rest {
             diags.push(
-                Diagnostic::new(
-                    Code::ConflictingKinds,
-                    *at,
-                    format!("`{kind}` and `{first}` on one endpoint"),
-                )
-                .label("a second response kind")
-                .secondary(*first_at, "the first")
-                .help(
-                    "an endpoint answers one way: raw bytes, typed data with a status, or a stream",
-                ),
+                Diagnostic::new(Code::ConflictingKinds, *at, format!("`{kind}` and `{first}` on one endpoint"))
+                    .label("a second response kind")
+                    .secondary(*first_at, "the first")
+                    .help("an endpoint answers one way: raw bytes, typed data with a status, or a stream"),
             );
         }
     }
@@ -79,30 +60,22 @@ pub(super) fn check(e: &Endpoint, diags: &mut Diagnostics) {
 pub(super) fn exposure_list(list: &Sp<Vec<Sp<Surface>>>, what: &str, diags: &mut Diagnostics) {
     if list.value.is_empty() {
         diags.push(
-            Diagnostic::new(
-                Code::InvalidExposure,
-                list.span,
-                format!("`{what}` is empty"),
-            )
-            .label("no surface")
-            .help(if what == "expose" {
-                "list at least one surface, such as `[HTTP]`"
-            } else {
-                "list at least one of `MCP`, `AGENT`, `CLI`"
-            }),
+            Diagnostic::new(Code::InvalidExposure, list.span, format!("`{what}` is empty")).label("no surface").help(
+                if what == "expose" {
+                    "list at least one surface, such as `[HTTP]`"
+                } else {
+                    "list at least one of `MCP`, `AGENT`, `CLI`"
+                },
+            ),
         );
     }
     for (i, s) in list.value.iter().enumerate() {
         if let Some(first) = list.value[..i].iter().find(|p| p.value == s.value) {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidExposure,
-                    s.span,
-                    format!("`{}` is listed twice", s.value.as_str()),
-                )
-                .label("listed again")
-                .secondary(first.span, "first listed here")
-                .help("remove the repeat"),
+                Diagnostic::new(Code::InvalidExposure, s.span, format!("`{}` is listed twice", s.value.as_str()))
+                    .label("listed again")
+                    .secondary(first.span, "first listed here")
+                    .help("remove the repeat"),
             );
         }
     }
@@ -116,36 +89,24 @@ fn raw_response(e: &Endpoint, diags: &mut Diagnostics) {
     let raw = e.raw_response.as_ref().filter(|r| r.value);
     if let (Some(r), Some(out)) = (raw, &e.output) {
         diags.push(
-            Diagnostic::new(
-                Code::InvalidRawResponse,
-                out.key(),
-                "`output` on a raw-response endpoint",
-            )
-            .label("the handler writes the response bytes itself")
-            .secondary(r.span, "raw response declared here")
-            .help("remove `output`, or `rawResponse` to answer typed JSON"),
+            Diagnostic::new(Code::InvalidRawResponse, out.key(), "`output` on a raw-response endpoint")
+                .label("the handler writes the response bytes itself")
+                .secondary(r.span, "raw response declared here")
+                .help("remove `output`, or `rawResponse` to answer typed JSON"),
         );
     }
     if let Some(ct) = &e.content_type {
         if raw.is_none() {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidRawResponse,
-                    ct.span,
-                    "`contentType` without `rawResponse: true`",
-                )
-                .label("only a raw response declares its content type")
-                .help("add `rawResponse: true`, or remove `contentType`"),
+                Diagnostic::new(Code::InvalidRawResponse, ct.span, "`contentType` without `rawResponse: true`")
+                    .label("only a raw response declares its content type")
+                    .help("add `rawResponse: true`, or remove `contentType`"),
             );
         } else if !is_media_type(&ct.value, false) {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidRawResponse,
-                    ct.span,
-                    format!("`{}` is not a media type", ct.value),
-                )
-                .label("expected `type/subtype`")
-                .help("such as `text/csv` or `application/pdf`"),
+                Diagnostic::new(Code::InvalidRawResponse, ct.span, format!("`{}` is not a media type", ct.value))
+                    .label("expected `type/subtype`")
+                    .help("such as `text/csv` or `application/pdf`"),
             );
         }
     }
@@ -156,10 +117,7 @@ fn raw_response(e: &Endpoint, diags: &mut Diagnostics) {
             Diagnostic::new(
                 Code::HeadWithoutRawResponse,
                 m.span,
-                format!(
-                    "HEAD endpoint `{}` without `rawResponse: true`",
-                    e.action.value
-                ),
+                format!("HEAD endpoint `{}` without `rawResponse: true`", e.action.value),
             )
             .label("HEAD answers headers only")
             .help("add `rawResponse: true` so the handler sets the headers"),
@@ -173,14 +131,10 @@ fn raw_body(e: &Endpoint, diags: &mut Diagnostics) {
     };
     if let Some(m) = method_of(e).filter(|m| !m.value.has_body()) {
         diags.push(
-            Diagnostic::new(
-                Code::InvalidRawBody,
-                r.span,
-                format!("`rawBody` on a {} endpoint", m.value.as_str()),
-            )
-            .label("no request body to read")
-            .secondary(m.span, "method")
-            .help("use POST, PUT or PATCH"),
+            Diagnostic::new(Code::InvalidRawBody, r.span, format!("`rawBody` on a {} endpoint", m.value.as_str()))
+                .label("no request body to read")
+                .secondary(m.span, "method")
+                .help("use POST, PUT or PATCH"),
         );
     }
     if e.input.is_none() {
@@ -215,28 +169,15 @@ fn multipart(e: &Endpoint, diags: &mut Diagnostics) {
     let bad = |span: Span, msg: String| Diagnostic::new(Code::InvalidMultipart, span, msg);
     if let Some(m) = method_of(e).filter(|m| !m.value.has_body()) {
         diags.push(
-            bad(
-                mp.span,
-                format!("multipart upload on a {} endpoint", m.value.as_str()),
-            )
-            .label("no request body")
-            .secondary(m.span, "method")
-            .help("use POST, PUT or PATCH"),
+            bad(mp.span, format!("multipart upload on a {} endpoint", m.value.as_str()))
+                .label("no request body")
+                .secondary(m.span, "method")
+                .help("use POST, PUT or PATCH"),
         );
     }
     let m = &mp.value;
-    positive(
-        m.max_request_bytes.as_ref(),
-        "maxRequestBytes",
-        Code::InvalidMultipart,
-        diags,
-    );
-    positive(
-        m.max_field_bytes.as_ref(),
-        "maxFieldBytes",
-        Code::InvalidMultipart,
-        diags,
-    );
+    positive(m.max_request_bytes.as_ref(), "maxRequestBytes", Code::InvalidMultipart, diags);
+    positive(m.max_field_bytes.as_ref(), "maxFieldBytes", Code::InvalidMultipart, diags);
     let Some(files) = &m.files else { return };
     if files.value.0.is_empty() {
         diags.push(
@@ -247,42 +188,23 @@ fn multipart(e: &Endpoint, diags: &mut Diagnostics) {
     }
     for (name, field) in files.value.iter() {
         let f = &field.value;
-        positive(
-            f.max_bytes.as_ref(),
-            "maxBytes",
-            Code::InvalidMultipart,
-            diags,
-        );
-        positive(
-            f.max_files.as_ref(),
-            "maxFiles",
-            Code::InvalidMultipart,
-            diags,
-        );
+        positive(f.max_bytes.as_ref(), "maxBytes", Code::InvalidMultipart, diags);
+        positive(f.max_files.as_ref(), "maxFiles", Code::InvalidMultipart, diags);
         if let Some(mf) = &f.max_files
             && !f.multiple.as_ref().is_some_and(|m| m.value)
         {
             diags.push(
-                bad(
-                    mf.span,
-                    format!(
-                        "`maxFiles` on file field `{}` without `multiple: true`",
-                        name.value
-                    ),
-                )
-                .label("a single-file field holds one file")
-                .help("add `multiple: true`, or remove `maxFiles`"),
+                bad(mf.span, format!("`maxFiles` on file field `{}` without `multiple: true`", name.value))
+                    .label("a single-file field holds one file")
+                    .help("add `multiple: true`, or remove `maxFiles`"),
             );
         }
         if let Some(ct) = &f.content_types {
             if ct.value.is_empty() {
                 diags.push(
-                    bad(
-                        ct.span,
-                        format!("`contentTypes` of file field `{}` is empty", name.value),
-                    )
-                    .label("accepts nothing")
-                    .help("list accepted types, or remove `contentTypes` to accept any"),
+                    bad(ct.span, format!("`contentTypes` of file field `{}` is empty", name.value))
+                        .label("accepts nothing")
+                        .help("list accepted types, or remove `contentTypes` to accept any"),
                 );
             }
             for t in ct.value.iter().filter(|t| !is_media_type(&t.value, true)) {
@@ -297,11 +219,7 @@ fn multipart(e: &Endpoint, diags: &mut Diagnostics) {
 
 /// `type/subtype` (or `type/*` when allowed), each part an RFC 6838 token.
 fn is_media_type(s: &str, wildcard: bool) -> bool {
-    let token = |t: &str| {
-        !t.is_empty()
-            && t.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+".contains(c))
-    };
+    let token = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+".contains(c));
     let s = s.split(';').next().unwrap_or_default().trim();
     match s.split_once('/') {
         Some((ty, "*")) => wildcard && token(ty),
@@ -340,18 +258,11 @@ fn response_meta(e: &Endpoint, diags: &mut Diagnostics) {
     }
     for (name, _) in rm.value.headers.iter().flat_map(|h| h.value.iter()) {
         let token = !name.value.is_empty()
-            && name
-                .value
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
+            && name.value.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
         if !token {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidResponseMeta,
-                    name.span,
-                    format!("`{}` is not a header name", name.value),
-                )
-                .label("header names are HTTP tokens"),
+                Diagnostic::new(Code::InvalidResponseMeta, name.span, format!("`{}` is not a header name", name.value))
+                    .label("header names are HTTP tokens"),
             );
         }
     }
@@ -369,10 +280,7 @@ fn stream(e: &Endpoint, diags: &mut Diagnostics) {
                 .help("describe each frame as `stream.item`"),
         );
     }
-    let terminal_completion = s
-        .completion
-        .as_ref()
-        .filter(|c| c.value == Completion::Terminal);
+    let terminal_completion = s.completion.as_ref().filter(|c| c.value == Completion::Terminal);
     if let Some(f) = s.framing.as_ref().filter(|f| f.value == Framing::Item) {
         if terminal_completion.is_none() {
             diags.push(

@@ -47,10 +47,7 @@ pub(crate) struct Cx<'a> {
 
 impl<'a> Cx<'a> {
     pub(crate) fn new(c: &'a Contract) -> Self {
-        Cx {
-            c,
-            types: Types::new(c.types.as_ref().map(|t| &t.value)),
-        }
+        Cx { c, types: Types::new(c.types.as_ref().map(|t| &t.value)) }
     }
 
     /// The service name ("" when missing; that is reported once, at decode).
@@ -59,17 +56,11 @@ impl<'a> Cx<'a> {
     }
 
     pub(crate) fn endpoints(&self) -> impl Iterator<Item = &'a Endpoint> {
-        self.c
-            .endpoints
-            .iter()
-            .flat_map(|e| e.value.0.iter().map(|(_, v)| v))
+        self.c.endpoints.iter().flat_map(|e| e.value.0.iter().map(|(_, v)| v))
     }
 
     pub(crate) fn tools(&self) -> impl Iterator<Item = &'a RuntimeTool> {
-        self.c
-            .tools
-            .iter()
-            .flat_map(|e| e.value.0.iter().map(|(_, v)| v))
+        self.c.tools.iter().flat_map(|e| e.value.0.iter().map(|(_, v)| v))
     }
 
     /// The surfaces an endpoint is served on (DESIGN §3.1).
@@ -77,11 +68,7 @@ impl<'a> Cx<'a> {
         if let Some(expose) = &e.expose {
             return expose.value.iter().map(|s| s.value).collect();
         }
-        let explicit = self
-            .c
-            .tool_exposure
-            .as_ref()
-            .is_some_and(|t| t.value == ToolExposure::Explicit);
+        let explicit = self.c.tool_exposure.as_ref().is_some_and(|t| t.value == ToolExposure::Explicit);
         if explicit || is_http_only(e) {
             vec![Surface::Http]
         } else {

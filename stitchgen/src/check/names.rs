@@ -24,19 +24,9 @@ fn tools(cx: &Cx<'_>, diags: &mut Diagnostics) -> Vec<Tool> {
             continue;
         }
         match e.tool.as_ref().and_then(|t| t.value.name.as_ref()) {
-            Some(n) => out.push(Tool {
-                name: n.value.clone(),
-                span: n.span,
-                derived: false,
-                transports,
-            }),
+            Some(n) => out.push(Tool { name: n.value.clone(), span: n.span, derived: false, transports }),
             None => match naming::derive_tool_name(cx.service(), &e.action.value) {
-                Some(name) => out.push(Tool {
-                    name,
-                    span: e.action.span,
-                    derived: true,
-                    transports,
-                }),
+                Some(name) => out.push(Tool { name, span: e.action.span, derived: true, transports }),
                 None if cx.c.service.is_some() => diags.push(
                     Diagnostic::new(
                         Code::UnderivableToolName,
@@ -44,10 +34,7 @@ fn tools(cx: &Cx<'_>, diags: &mut Diagnostics) -> Vec<Tool> {
                         format!("cannot derive a tool name for `{}`", e.action.value),
                     )
                     .label("tool names are derived from the service and the action")
-                    .note(format!(
-                        "service `{}` has no letter or digit to name tools after",
-                        cx.service()
-                    ))
+                    .note(format!("service `{}` has no letter or digit to name tools after", cx.service()))
                     .help("set `tool.name`"),
                 ),
                 None => {}
@@ -56,20 +43,10 @@ fn tools(cx: &Cx<'_>, diags: &mut Diagnostics) -> Vec<Tool> {
     }
     for t in cx.tools() {
         let transports: Vec<Surface> = match &t.transports {
-            Some(list) => list
-                .value
-                .iter()
-                .map(|s| s.value)
-                .filter(|s| s.is_tool())
-                .collect(),
+            Some(list) => list.value.iter().map(|s| s.value).filter(|s| s.is_tool()).collect(),
             None => vec![Surface::Mcp, Surface::Agent],
         };
-        out.push(Tool {
-            name: t.name.value.clone(),
-            span: t.name.span,
-            derived: false,
-            transports,
-        });
+        out.push(Tool { name: t.name.value.clone(), span: t.name.span, derived: false, transports });
     }
     out
 }
@@ -81,10 +58,7 @@ pub(super) fn check(all: &[Cx<'_>], diags: &mut Diagnostics) {
         every.extend(tools(cx, diags));
     }
     for t in &every {
-        let model_facing = t
-            .transports
-            .iter()
-            .any(|s| matches!(s, Surface::Mcp | Surface::Agent));
+        let model_facing = t.transports.iter().any(|s| matches!(s, Surface::Mcp | Surface::Agent));
         if model_facing && !naming::is_portable_tool_name(&t.name) {
             let why = if t.name.len() > MAX_TOOL_NAME {
                 format!("{} characters; at most {MAX_TOOL_NAME}", t.name.len())
@@ -92,13 +66,9 @@ pub(super) fn check(all: &[Cx<'_>], diags: &mut Diagnostics) {
                 "outside `^[A-Za-z0-9_-]{1,64}$`".into()
             };
             let shown: String = t.name.chars().take(80).collect();
-            let d = Diagnostic::new(
-                Code::InvalidToolName,
-                t.span,
-                format!("tool name `{shown}` is not portable"),
-            )
-            .label(why)
-            .note("MCP clients and function-calling providers all accept `^[A-Za-z0-9_-]{1,64}$`");
+            let d = Diagnostic::new(Code::InvalidToolName, t.span, format!("tool name `{shown}` is not portable"))
+                .label(why)
+                .note("MCP clients and function-calling providers all accept `^[A-Za-z0-9_-]{1,64}$`");
             diags.push(if t.derived {
                 d.help("set a shorter `tool.name`")
             } else {
@@ -107,10 +77,7 @@ pub(super) fn check(all: &[Cx<'_>], diags: &mut Diagnostics) {
         }
     }
     for transport in [Surface::Mcp, Surface::Agent, Surface::Cli] {
-        let on: Vec<&Tool> = every
-            .iter()
-            .filter(|t| t.transports.contains(&transport))
-            .collect();
+        let on: Vec<&Tool> = every.iter().filter(|t| t.transports.contains(&transport)).collect();
         for (i, t) in on.iter().enumerate() {
             let Some(first) = on[..i].iter().find(|p| p.name == t.name) else {
                 continue;
@@ -123,34 +90,17 @@ pub(super) fn check(all: &[Cx<'_>], diags: &mut Diagnostics) {
             if earlier {
                 continue;
             }
-            let what = if transport == Surface::Cli {
-                "CLI command"
-            } else {
-                "tool"
-            };
+            let what = if transport == Surface::Cli { "CLI command" } else { "tool" };
             let d = Diagnostic::new(
                 Code::DuplicateToolName,
                 t.span,
-                format!(
-                    "{what} name `{}` is used twice on {}",
-                    t.name,
-                    transport.as_str()
-                ),
+                format!("{what} name `{}` is used twice on {}", t.name, transport.as_str()),
             )
-            .label(if t.derived {
-                "derived name"
-            } else {
-                "named here"
-            })
-            .secondary(
-                first.span,
-                if first.derived {
-                    "the same name is derived here"
-                } else {
-                    "first named here"
-                },
-            );
-            diags.push(d.help("set `tool.name` on one of them (names are unique per transport across every contract given together)"));
+            .label(if t.derived { "derived name" } else { "named here" })
+            .secondary(first.span, if first.derived { "the same name is derived here" } else { "first named here" });
+            diags.push(d.help(
+                "set `tool.name` on one of them (names are unique per transport across every contract given together)",
+            ));
         }
     }
 }

@@ -23,13 +23,9 @@ pub(super) fn check(_: &Cx<'_>, t: &RuntimeTool, diags: &mut Diagnostics) {
         }
         for s in list.value.iter().filter(|s| s.value == Surface::Http) {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidValue,
-                    s.span,
-                    "`HTTP` is not a runtime tool transport",
-                )
-                .label("runtime tools have no route")
-                .help("declare an endpoint for HTTP; runtime tools go on `MCP`, `AGENT` and `CLI`"),
+                Diagnostic::new(Code::InvalidValue, s.span, "`HTTP` is not a runtime tool transport")
+                    .label("runtime tools have no route")
+                    .help("declare an endpoint for HTTP; runtime tools go on `MCP`, `AGENT` and `CLI`"),
             );
         }
     }
@@ -60,9 +56,7 @@ pub(super) fn check(_: &Cx<'_>, t: &RuntimeTool, diags: &mut Diagnostics) {
     let mounted = |s: Surface| {
         t.transports
             .as_ref()
-            .map_or(matches!(s, Surface::Mcp | Surface::Agent), |l| {
-                l.value.iter().any(|x| x.value == s)
-            })
+            .map_or(matches!(s, Surface::Mcp | Surface::Agent), |l| l.value.iter().any(|x| x.value == s))
     };
     for p in &present.value {
         let (surface, name) = match p.value {
@@ -74,17 +68,10 @@ pub(super) fn check(_: &Cx<'_>, t: &RuntimeTool, diags: &mut Diagnostics) {
                 Diagnostic::new(
                     Code::PresenterNotMounted,
                     p.span,
-                    format!(
-                        "`{name}` presenter on `{}`, which is not on {}",
-                        t.name.value,
-                        surface.as_str()
-                    ),
+                    format!("`{name}` presenter on `{}`, which is not on {}", t.name.value, surface.as_str()),
                 )
                 .label("never runs")
-                .help(format!(
-                    "add `{}` to `transports`, or remove this presenter",
-                    surface.as_str()
-                )),
+                .help(format!("add `{}` to `transports`, or remove this presenter", surface.as_str())),
             );
         }
     }

@@ -17,22 +17,12 @@ pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
     let mut roots: Vec<&Node> = Vec::new();
     roots.extend(cx.types.iter().map(|(_, n)| n));
     for e in cx.endpoints() {
-        roots.extend(
-            [&e.params, &e.input, &e.output]
-                .into_iter()
-                .flatten()
-                .map(|s| &s.0),
-        );
+        roots.extend([&e.params, &e.input, &e.output].into_iter().flatten().map(|s| &s.0));
         if let Some(v) = e.tool.as_ref().and_then(|t| t.value.view.as_ref()) {
             roots.extend(v.value.output.as_ref().map(|s| &s.0));
         }
         if let Some(s) = &e.stream {
-            roots.extend(
-                [&s.value.item, &s.value.terminal]
-                    .into_iter()
-                    .flatten()
-                    .map(|s| &s.0),
-            );
+            roots.extend([&s.value.item, &s.value.terminal].into_iter().flatten().map(|s| &s.0));
         }
     }
     for t in cx.tools() {
@@ -40,11 +30,7 @@ pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
     }
     for root in roots {
         let before = diags.iter().count();
-        let mut w = Walker {
-            types: cx.types,
-            too_deep: false,
-            diags: &mut *diags,
-        };
+        let mut w = Walker { types: cx.types, too_deep: false, diags: &mut *diags };
         w.walk(root, 1);
         if diags.iter().count() == before {
             compiles(cx.types, root, diags);
@@ -54,10 +40,7 @@ pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
         tool_shapes(cx, e, target, diags);
     }
     for t in cx.tools() {
-        let on_mcp = t
-            .transports
-            .as_ref()
-            .is_none_or(|l| l.value.iter().any(|s| s.value == Surface::Mcp));
+        let on_mcp = t.transports.as_ref().is_none_or(|l| l.value.iter().any(|s| s.value == Surface::Mcp));
         if let Some(input) = &t.input {
             object_input(cx.types, input, &t.name.value, diags);
         }
@@ -97,10 +80,7 @@ impl Walker<'_, '_> {
             Value::Bool(_) => return,
             Value::Map(entries) => entries,
             _ => {
-                self.diags.push(malformed(
-                    node,
-                    format!("a schema is a mapping or a boolean, found {}", node.kind()),
-                ));
+                self.diags.push(malformed(node, format!("a schema is a mapping or a boolean, found {}", node.kind())));
                 return;
             }
         };
@@ -118,20 +98,13 @@ impl Walker<'_, '_> {
             "type" => type_keyword(v, diags),
             "properties" => match v.as_map() {
                 Some(props) => props.iter().for_each(|(_, p)| self.walk(p, depth + 1)),
-                None => diags.push(malformed(
-                    v,
-                    format!("`properties` is a mapping of schemas, found {}", v.kind()),
-                )),
+                None => diags.push(malformed(v, format!("`properties` is a mapping of schemas, found {}", v.kind()))),
             },
             "additionalProperties" | "items" => match &v.value {
                 Value::Seq(_) if key == "items" => diags.push(
-                    Diagnostic::new(
-                        Code::UnsupportedKeyword,
-                        k.span,
-                        "`items` as a list (a tuple) is not supported",
-                    )
-                    .label("tuple form")
-                    .help("use one schema for every item, or an object with named properties"),
+                    Diagnostic::new(Code::UnsupportedKeyword, k.span, "`items` as a list (a tuple) is not supported")
+                        .label("tuple form")
+                        .help("use one schema for every item, or an object with named properties"),
                 ),
                 _ => self.walk(v, depth + 1),
             },
@@ -142,44 +115,30 @@ impl Walker<'_, '_> {
                     }
                     branches.iter().for_each(|b| self.walk(b, depth + 1));
                 }
-                _ => diags.push(malformed(
-                    v,
-                    format!("`{key}` is a non-empty list of schemas"),
-                )),
+                _ => diags.push(malformed(v, format!("`{key}` is a non-empty list of schemas"))),
             },
             "required" => required(v, schema, diags),
             "enum" | "examples" => match v.as_seq() {
-                Some(values) if key == "examples" || !values.is_empty() => values
-                    .iter()
-                    .for_each(|x| own_value(types, key, x, schema, diags)),
+                Some(values) if key == "examples" || !values.is_empty() => {
+                    values.iter().for_each(|x| own_value(types, key, x, schema, diags))
+                }
                 _ => diags.push(malformed(v, format!("`{key}` is a non-empty list"))),
             },
             "const" | "default" => own_value(types, key, v, schema, diags),
-            "format" if v.as_str().is_some_and(|f| !schema::FORMATS.contains(&f)) => {
-                diags.push(unknown_format(v))
+            "format" if v.as_str().is_some_and(|f| !schema::FORMATS.contains(&f)) => diags.push(unknown_format(v)),
+            "format" | "description" | "title" | "pattern" if v.as_str().is_none() => {
+                diags.push(malformed(v, format!("`{key}` is a string, found {}", v.kind())))
             }
-            "format" | "description" | "title" | "pattern" if v.as_str().is_none() => diags.push(
-                malformed(v, format!("`{key}` is a string, found {}", v.kind())),
-            ),
-            "deprecated" | "uniqueItems" if v.as_bool().is_none() => diags.push(malformed(
-                v,
-                format!("`{key}` is `true` or `false`, found {}", v.kind()),
-            )),
+            "deprecated" | "uniqueItems" if v.as_bool().is_none() => {
+                diags.push(malformed(v, format!("`{key}` is `true` or `false`, found {}", v.kind())))
+            }
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf"
                 if !matches!(v.value, Value::Number(_)) =>
             {
-                diags.push(malformed(
-                    v,
-                    format!("`{key}` is a number, found {}", v.kind()),
-                ));
+                diags.push(malformed(v, format!("`{key}` is a number, found {}", v.kind())));
             }
-            "minLength" | "maxLength" | "minItems" | "maxItems"
-                if v.to_json().as_u64().is_none() =>
-            {
-                diags.push(malformed(
-                    v,
-                    format!("`{key}` is a non-negative integer, found {}", v.kind()),
-                ));
+            "minLength" | "maxLength" | "minItems" | "maxItems" if v.to_json().as_u64().is_none() => {
+                diags.push(malformed(v, format!("`{key}` is a non-negative integer, found {}", v.kind())));
             }
             _ if SUPPORTED.contains(&key) => {}
             _ => diags.push(unsupported(key, k)),
@@ -193,12 +152,8 @@ fn malformed(node: &Node, message: String) -> Diagnostic {
 
 fn unknown_format(v: &Node) -> Diagnostic {
     let f = v.as_str().unwrap_or_default();
-    let d = Diagnostic::new(
-        Code::InvalidKeywordValue,
-        v.span,
-        format!("unknown `format: {f}`"),
-    )
-    .label("not a known format");
+    let d = Diagnostic::new(Code::InvalidKeywordValue, v.span, format!("unknown `format: {f}`"))
+        .label("not a known format");
     match schema::FORMATS.iter().find(|k| strsim::jaro_winkler(k, f) > 0.85) {
         Some(best) => d.help(format!("did you mean `{best}`?")),
         None => d.help("use a JSON Schema format such as `date-time`, `email`, `uri` or `uuid`, or a `pattern`"),
@@ -207,20 +162,12 @@ fn unknown_format(v: &Node) -> Diagnostic {
 
 fn unsupported(key: &str, k: &Node) -> Diagnostic {
     if let Some((_, why)) = REFUSED.iter().find(|(r, _)| *r == key) {
-        return Diagnostic::new(
-            Code::UnsupportedKeyword,
-            k.span,
-            format!("schema keyword `{key}` is not supported"),
-        )
-        .label("refused until supported end to end")
-        .help(*why);
+        return Diagnostic::new(Code::UnsupportedKeyword, k.span, format!("schema keyword `{key}` is not supported"))
+            .label("refused until supported end to end")
+            .help(*why);
     }
-    let d = Diagnostic::new(
-        Code::UnsupportedKeyword,
-        k.span,
-        format!("unknown schema keyword `{key}`"),
-    )
-    .label("not a supported keyword");
+    let d = Diagnostic::new(Code::UnsupportedKeyword, k.span, format!("unknown schema keyword `{key}`"))
+        .label("not a supported keyword");
     match SUPPORTED.iter().find(|s| strsim::jaro_winkler(s, key) > 0.85) {
         Some(best) => d.help(format!("did you mean `{best}`?")),
         None => d.note("every keyword is reflected in the Rust type, enforced at runtime, or refused; none is ignored"),
@@ -229,46 +176,29 @@ fn unsupported(key: &str, k: &Node) -> Diagnostic {
 
 fn reference(types: Types<'_>, v: &Node, diags: &mut Diagnostics) {
     let Some(r) = v.as_str() else {
-        diags.push(malformed(
-            v,
-            format!("`$ref` is a string, found {}", v.kind()),
-        ));
+        diags.push(malformed(v, format!("`$ref` is a string, found {}", v.kind())));
         return;
     };
     match r.strip_prefix(TYPES_PREFIX) {
         Some(name) if types.get(name).is_some() => {}
         Some(name) => {
             let known: Vec<&str> = types.iter().map(|(n, _)| n).collect();
-            let d = Diagnostic::new(
-                Code::UnresolvedRef,
-                v.span,
-                format!("`$ref` to undeclared type `{name}`"),
-            )
-            .label("no such type under `types:`");
-            diags.push(
-                match known.iter().find(|k| strsim::jaro_winkler(k, name) > 0.8) {
-                    Some(best) => d.help(format!("did you mean `{TYPES_PREFIX}{best}`?")),
-                    None => d.help(format!("declare `{name}` under `types:`")),
-                },
-            );
+            let d = Diagnostic::new(Code::UnresolvedRef, v.span, format!("`$ref` to undeclared type `{name}`"))
+                .label("no such type under `types:`");
+            diags.push(match known.iter().find(|k| strsim::jaro_winkler(k, name) > 0.8) {
+                Some(best) => d.help(format!("did you mean `{TYPES_PREFIX}{best}`?")),
+                None => d.help(format!("declare `{name}` under `types:`")),
+            });
         }
         None if r.starts_with('#') => diags.push(
-            Diagnostic::new(
-                Code::UnresolvedRef,
-                v.span,
-                format!("`$ref: {r}` does not point under `#/types/`"),
-            )
-            .label("contracts refer to shared types only")
-            .help("declare the schema under `types:` and refer to it as `#/types/NAME`"),
+            Diagnostic::new(Code::UnresolvedRef, v.span, format!("`$ref: {r}` does not point under `#/types/`"))
+                .label("contracts refer to shared types only")
+                .help("declare the schema under `types:` and refer to it as `#/types/NAME`"),
         ),
         None => diags.push(
-            Diagnostic::new(
-                Code::ExternalRef,
-                v.span,
-                format!("`$ref: {r}` leaves the contract"),
-            )
-            .label("references to other files and the network are never followed")
-            .help("copy the schema under `types:` and refer to it as `#/types/NAME`"),
+            Diagnostic::new(Code::ExternalRef, v.span, format!("`$ref: {r}` leaves the contract"))
+                .label("references to other files and the network are never followed")
+                .help("copy the schema under `types:` and refer to it as `#/types/NAME`"),
         ),
     }
 }
@@ -278,10 +208,7 @@ fn type_keyword(v: &Node, diags: &mut Diagnostics) {
         Value::String(_) => vec![v],
         Value::Seq(items) if !items.is_empty() => items.iter().collect(),
         _ => {
-            diags.push(malformed(
-                v,
-                "`type` is a type name or a non-empty list of them".into(),
-            ));
+            diags.push(malformed(v, "`type` is a type name or a non-empty list of them".into()));
             return;
         }
     };
@@ -295,41 +222,26 @@ fn type_keyword(v: &Node, diags: &mut Diagnostics) {
                     format!("`{}` is not a JSON Schema type", other.unwrap_or(n.kind())),
                 )
                 .label("unknown type");
-                diags.push(
-                    match other
-                        .and_then(|t| TYPE_NAMES.iter().find(|k| strsim::jaro_winkler(k, t) > 0.8))
-                    {
-                        Some(best) => d.help(format!("did you mean `{best}`?")),
-                        None => d.help(format!(
-                            "use one of {}",
-                            TYPE_NAMES
-                                .iter()
-                                .map(|t| format!("`{t}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )),
-                    },
-                );
+                diags.push(match other.and_then(|t| TYPE_NAMES.iter().find(|k| strsim::jaro_winkler(k, t) > 0.8)) {
+                    Some(best) => d.help(format!("did you mean `{best}`?")),
+                    None => d.help(format!(
+                        "use one of {}",
+                        TYPE_NAMES.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+                    )),
+                });
             }
         }
     }
 }
 
 fn required(v: &Node, schema_node: &Node, diags: &mut Diagnostics) {
-    let Some(items) = v
-        .as_seq()
-        .filter(|i| i.iter().all(|n| n.as_str().is_some()))
-    else {
-        diags.push(malformed(
-            v,
-            "`required` is a list of property names".into(),
-        ));
+    let Some(items) = v.as_seq().filter(|i| i.iter().all(|n| n.as_str().is_some())) else {
+        diags.push(malformed(v, "`required` is a list of property names".into()));
         return;
     };
     // Inside a composition a `required` may name a sibling branch's property; only a schema that
     // declares properties, or says it is an object, is judged on its own.
-    let object =
-        schema::type_set(schema_node).is_some_and(|t| t.len() == 1 && t.contains("object"));
+    let object = schema::type_set(schema_node).is_some_and(|t| t.len() == 1 && t.contains("object"));
     let props = match schema_node.get("properties").and_then(Node::as_map) {
         Some(p) => p,
         None if object => &[],
@@ -345,9 +257,7 @@ fn required(v: &Node, schema_node: &Node, diags: &mut Diagnostics) {
                     format!("`{name}` is required but not declared in `properties`"),
                 )
                 .label("no such property")
-                .help(format!(
-                    "declare `{name}` under `properties`, or remove it from `required`"
-                )),
+                .help(format!("declare `{name}` under `properties`, or remove it from `required`")),
             );
         }
     }
@@ -360,45 +270,27 @@ fn one_of(types: Types<'_>, k: &Node, branches: &[Node], diags: &mut Diagnostics
     let consts = |b: &Node| -> Vec<(String, serde_json::Value)> {
         schema::properties(b)
             .iter()
-            .filter_map(|(k, v)| {
-                Some((
-                    k.as_str()?.to_owned(),
-                    types.resolve(v).get("const")?.to_json(),
-                ))
-            })
+            .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), types.resolve(v).get("const")?.to_json())))
             .filter(|(k, _)| schema::required(b).contains(&k.as_str()))
             .collect()
     };
     let first = consts(resolved[0]);
     let discriminated = first.iter().any(|(name, _)| {
-        let values: Vec<serde_json::Value> = resolved
-            .iter()
-            .filter_map(|b| {
-                consts(b)
-                    .into_iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| v)
-            })
-            .collect();
-        values.len() == resolved.len()
-            && (1..values.len()).all(|i| !values[..i].contains(&values[i]))
+        let values: Vec<serde_json::Value> =
+            resolved.iter().filter_map(|b| consts(b).into_iter().find(|(n, _)| n == name).map(|(_, v)| v)).collect();
+        values.len() == resolved.len() && (1..values.len()).all(|i| !values[..i].contains(&values[i]))
     });
     fn type_of(b: &Node) -> Option<&str> {
-        schema::type_set(b).filter(|s| s.len() == 1).and_then(|s| {
-            s.into_iter()
-                .next()
-                .map(|t| if t == "integer" { "number" } else { t })
-        })
+        schema::type_set(b)
+            .filter(|s| s.len() == 1)
+            .and_then(|s| s.into_iter().next().map(|t| if t == "integer" { "number" } else { t }))
     }
     let kinds: Vec<Option<&str>> = resolved.iter().map(|b| type_of(b)).collect();
-    let distinct = kinds.iter().all(Option::is_some)
-        && (1..kinds.len()).all(|i| !kinds[..i].contains(&kinds[i]));
-    let constants: Vec<Option<serde_json::Value>> = resolved
-        .iter()
-        .map(|b| b.get("const").map(Node::to_json))
-        .collect();
-    let distinct_constants = constants.iter().all(Option::is_some)
-        && (1..constants.len()).all(|i| !constants[..i].contains(&constants[i]));
+    let distinct = kinds.iter().all(Option::is_some) && (1..kinds.len()).all(|i| !kinds[..i].contains(&kinds[i]));
+    let constants: Vec<Option<serde_json::Value>> =
+        resolved.iter().map(|b| b.get("const").map(Node::to_json)).collect();
+    let distinct_constants =
+        constants.iter().all(Option::is_some) && (1..constants.len()).all(|i| !constants[..i].contains(&constants[i]));
     if !discriminated && !distinct && !distinct_constants {
         diags.push(
             Diagnostic::new(Code::AmbiguousOneOf, k.span, "`oneOf` branches are neither discriminated nor of distinct types")
@@ -409,22 +301,12 @@ fn one_of(types: Types<'_>, k: &Node, branches: &[Node], diags: &mut Diagnostics
 }
 
 /// `default`, `const`, `enum` and `examples` values must satisfy the schema they stand in.
-fn own_value(
-    types: Types<'_>,
-    key: &str,
-    value: &Node,
-    schema_node: &Node,
-    diags: &mut Diagnostics,
-) {
+fn own_value(types: Types<'_>, key: &str, value: &Node, schema_node: &Node, diags: &mut Diagnostics) {
     if let Some(message) = schema::first_violation(types, schema_node, &value.to_json(), "schema") {
         diags.push(
-            Diagnostic::new(
-                Code::InvalidSchemaValue,
-                value.span,
-                format!("this `{key}` value breaks its own schema"),
-            )
-            .label(message)
-            .help(format!("change the `{key}` value or the schema")),
+            Diagnostic::new(Code::InvalidSchemaValue, value.span, format!("this `{key}` value breaks its own schema"))
+                .label(message)
+                .help(format!("change the `{key}` value or the schema")),
         );
     }
 }
@@ -434,10 +316,7 @@ fn compiles(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
     if let Err(message) = schema::compile(types, root) {
         // The validator names the place as a pointer into the schema; point there when the
         // place lies in this root rather than in a referenced type.
-        let at = message
-            .rsplit_once("(at `")
-            .and_then(|(_, p)| root.pointer(p.trim_end_matches("`)")))
-            .unwrap_or(root);
+        let at = message.rsplit_once("(at `").and_then(|(_, p)| root.pointer(p.trim_end_matches("`)"))).unwrap_or(root);
         diags.push(malformed(at, format!("schema does not compile: {message}")));
     }
 }
@@ -453,11 +332,7 @@ fn tool_shapes(cx: &Cx<'_>, e: &Endpoint, target: McpTarget, diags: &mut Diagnos
     if !cx.surfaces(e).contains(&Surface::Mcp) {
         return;
     }
-    let view_output = e
-        .tool
-        .as_ref()
-        .and_then(|t| t.value.view.as_ref())
-        .and_then(|v| v.value.output.as_ref());
+    let view_output = e.tool.as_ref().and_then(|t| t.value.view.as_ref()).and_then(|v| v.value.output.as_ref());
     if let Some(output) = view_output.or(e.output.as_ref()) {
         object_output(cx.types, output, name, target, diags);
     }
@@ -477,13 +352,7 @@ fn object_input(types: Types<'_>, input: &Schema, name: &str, diags: &mut Diagno
     }
 }
 
-fn object_output(
-    types: Types<'_>,
-    output: &Schema,
-    name: &str,
-    target: McpTarget,
-    diags: &mut Diagnostics,
-) {
+fn object_output(types: Types<'_>, output: &Schema, name: &str, target: McpTarget, diags: &mut Diagnostics) {
     if target.object_answers_only() && !schema::is_object(&output.0, types) {
         diags.push(
             Diagnostic::new(Code::ToolOutputNotObject, output.key(), format!("tool answer of `{name}` is not an object schema"))
@@ -499,30 +368,16 @@ fn unused_types(cx: &Cx<'_>, diags: &mut Diagnostics) {
     let mut todo: Vec<String> = Vec::new();
     let mut from = |n: &Node| todo.extend(schema::refs_in(n));
     for e in cx.endpoints() {
-        [&e.params, &e.input, &e.output]
-            .into_iter()
-            .flatten()
-            .for_each(|s| from(&s.0));
-        if let Some(v) = e
-            .tool
-            .as_ref()
-            .and_then(|t| t.value.view.as_ref())
-            .and_then(|v| v.value.output.as_ref())
-        {
+        [&e.params, &e.input, &e.output].into_iter().flatten().for_each(|s| from(&s.0));
+        if let Some(v) = e.tool.as_ref().and_then(|t| t.value.view.as_ref()).and_then(|v| v.value.output.as_ref()) {
             from(&v.0);
         }
         if let Some(s) = &e.stream {
-            [&s.value.item, &s.value.terminal]
-                .into_iter()
-                .flatten()
-                .for_each(|x| from(&x.0));
+            [&s.value.item, &s.value.terminal].into_iter().flatten().for_each(|x| from(&x.0));
         }
     }
     for t in cx.tools() {
-        [&t.input, &t.output]
-            .into_iter()
-            .flatten()
-            .for_each(|s| from(&s.0));
+        [&t.input, &t.output].into_iter().flatten().for_each(|s| from(&s.0));
     }
     let mut reached = std::collections::BTreeSet::new();
     while let Some(name) = todo.pop() {
@@ -530,11 +385,7 @@ fn unused_types(cx: &Cx<'_>, diags: &mut Diagnostics) {
             todo.extend(schema::refs_in(node));
         }
     }
-    for (name, _) in types
-        .value
-        .iter()
-        .filter(|(n, _)| !reached.contains(&n.value))
-    {
+    for (name, _) in types.value.iter().filter(|(n, _)| !reached.contains(&n.value)) {
         diags.push(
             Diagnostic::new(
                 Code::UnusedType,
@@ -542,10 +393,7 @@ fn unused_types(cx: &Cx<'_>, diags: &mut Diagnostics) {
                 format!("type `{}` is never used by an endpoint or tool", name.value),
             )
             .label("unused")
-            .help(format!(
-                "refer to it as `$ref: \"{TYPES_PREFIX}{}\"`, or remove it",
-                name.value
-            )),
+            .help(format!("refer to it as `$ref: \"{TYPES_PREFIX}{}\"`, or remove it", name.value)),
         );
     }
 }

@@ -33,36 +33,16 @@ pub(super) fn check(types: Types<'_>, view: &Node, full: &Schema, diags: &mut Di
 type Seen = BTreeSet<(usize, usize)>;
 
 fn fail<T>(node: &Node, path: &str, reason: impl Into<String>) -> Result<T, Failure> {
-    Err(Failure {
-        span: node.span,
-        path: path.to_owned(),
-        reason: reason.into(),
-    })
+    Err(Failure { span: node.span, path: path.to_owned(), reason: reason.into() })
 }
 
 /// Keywords that describe and never constrain.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "examples",
-    "deprecated",
-    "default",
-    "$ref",
-];
+const ANNOTATIONS: &[&str] = &["description", "title", "examples", "deprecated", "default", "$ref"];
 
-fn accepts(
-    types: Types<'_>,
-    view_in: &Node,
-    full_in: &Node,
-    path: String,
-    seen: &mut Seen,
-) -> Result<(), Failure> {
+fn accepts(types: Types<'_>, view_in: &Node, full_in: &Node, path: String, seen: &mut Seen) -> Result<(), Failure> {
     let (view, full) = (types.resolve(view_in), types.resolve(full_in));
     // Recursive types: a pair already under comparison is assumed to hold (coinduction).
-    if !seen.insert((
-        std::ptr::from_ref(view) as usize,
-        std::ptr::from_ref(full) as usize,
-    )) {
+    if !seen.insert((std::ptr::from_ref(view) as usize, std::ptr::from_ref(full) as usize)) {
         return Ok(());
     }
     match (&view.value, &full.value) {
@@ -82,11 +62,7 @@ fn accepts(
             return if view.to_json() == full.to_json() || !constrains(view) {
                 Ok(())
             } else {
-                fail(
-                    view_in,
-                    &path,
-                    format!("cannot prove that this accepts every full result (`{combinator}`)"),
-                )
+                fail(view_in, &path, format!("cannot prove that this accepts every full result (`{combinator}`)"))
             };
         }
     }
@@ -95,11 +71,7 @@ fn accepts(
     bounds_accept(view, full, &path)?;
     if let Some(items) = view.get("items") {
         let Some(full_items) = full.get("items") else {
-            return fail(
-                items,
-                &format!("{path}.items"),
-                "the full output does not declare its items",
-            );
+            return fail(items, &format!("{path}.items"), "the full output does not declare its items");
         };
         accepts(types, items, full_items, format!("{path}[]"), seen)?;
     }
@@ -108,10 +80,7 @@ fn accepts(
 
 /// Whether a schema constrains its value at all.
 fn constrains(node: &Node) -> bool {
-    node.as_map().is_some_and(|m| {
-        m.iter()
-            .any(|(k, _)| !k.as_str().is_some_and(|k| ANNOTATIONS.contains(&k)))
-    })
+    node.as_map().is_some_and(|m| m.iter().any(|(k, _)| !k.as_str().is_some_and(|k| ANNOTATIONS.contains(&k))))
 }
 
 /// The key node of keyword `kw` in a schema (for pointing at it), or the schema itself.
@@ -128,65 +97,38 @@ fn types_accept(view: &Node, full: &Node, path: &str) -> Result<(), Failure> {
         return fail(
             at,
             path,
-            format!(
-                "the full output does not restrict the type here, the view requires {}",
-                names(&vt)
-            ),
+            format!("the full output does not restrict the type here, the view requires {}", names(&vt)),
         );
     };
     for t in &ft {
         let ok = vt.contains(t) || (*t == "integer" && vt.contains("number"));
         if !ok {
-            return fail(
-                at,
-                path,
-                format!(
-                    "a full result may be {t}, which the view's type {} rejects",
-                    names(&vt)
-                ),
-            );
+            return fail(at, path, format!("a full result may be {t}, which the view's type {} rejects", names(&vt)));
         }
     }
     Ok(())
 }
 
 fn names(set: &BTreeSet<&str>) -> String {
-    set.iter()
-        .map(|t| format!("`{t}`"))
-        .collect::<Vec<_>>()
-        .join(" or ")
+    set.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or ")
 }
 
 fn values_accept(view: &Node, full: &Node, path: &str) -> Result<(), Failure> {
-    let at = if view.get("const").is_some() {
-        key(view, "const")
-    } else {
-        key(view, "enum")
-    };
+    let at = if view.get("const").is_some() { key(view, "const") } else { key(view, "enum") };
     let allowed = |n: &Node| -> Option<Vec<serde_json::Value>> {
         if let Some(c) = n.get("const") {
             return Some(vec![c.to_json()]);
         }
-        n.get("enum")
-            .and_then(Node::as_seq)
-            .map(|s| s.iter().map(Node::to_json).collect())
+        n.get("enum").and_then(Node::as_seq).map(|s| s.iter().map(Node::to_json).collect())
     };
     let Some(view_values) = allowed(view) else {
         return Ok(());
     };
     let Some(full_values) = allowed(full) else {
-        return fail(
-            at,
-            path,
-            "the view lists allowed values, the full output does not",
-        );
+        return fail(at, path, "the view lists allowed values, the full output does not");
     };
     match full_values.iter().find(|v| !view_values.contains(v)) {
-        Some(missing) => fail(
-            at,
-            path,
-            format!("the full output allows {missing}, which the view does not"),
-        ),
+        Some(missing) => fail(at, path, format!("the full output allows {missing}, which the view does not")),
         None => Ok(()),
     }
 }
@@ -196,33 +138,17 @@ fn bounds_accept(view: &Node, full: &Node, path: &str) -> Result<(), Failure> {
     let num = |n: &Node, k: &str| n.get(k).and_then(|v| v.to_json().as_f64());
     for k in ["minimum", "exclusiveMinimum", "minLength", "minItems"] {
         if let Some(v) = num(view, k) {
-            let f = num(full, k).or(if k == "minimum" {
-                num(full, "exclusiveMinimum")
-            } else {
-                None
-            });
+            let f = num(full, k).or(if k == "minimum" { num(full, "exclusiveMinimum") } else { None });
             if f.is_none_or(|f| f < v) {
-                return fail(
-                    key(view, k),
-                    path,
-                    format!("`{k}: {v}` is stricter than the full output"),
-                );
+                return fail(key(view, k), path, format!("`{k}: {v}` is stricter than the full output"));
             }
         }
     }
     for k in ["maximum", "exclusiveMaximum", "maxLength", "maxItems"] {
         if let Some(v) = num(view, k) {
-            let f = num(full, k).or(if k == "maximum" {
-                num(full, "exclusiveMaximum")
-            } else {
-                None
-            });
+            let f = num(full, k).or(if k == "maximum" { num(full, "exclusiveMaximum") } else { None });
             if f.is_none_or(|f| f > v) {
-                return fail(
-                    key(view, k),
-                    path,
-                    format!("`{k}: {v}` is stricter than the full output"),
-                );
+                return fail(key(view, k), path, format!("`{k}: {v}` is stricter than the full output"));
             }
         }
     }
@@ -230,32 +156,18 @@ fn bounds_accept(view: &Node, full: &Node, path: &str) -> Result<(), Failure> {
         if let Some(v) = view.get(k)
             && full.get(k).map(Node::to_json) != Some(v.to_json())
         {
-            return fail(
-                key(view, k),
-                path,
-                format!("`{k}` differs from the full output"),
-            );
+            return fail(key(view, k), path, format!("`{k}` differs from the full output"));
         }
     }
     if view.get("uniqueItems").and_then(Node::as_bool) == Some(true)
         && full.get("uniqueItems").and_then(Node::as_bool) != Some(true)
     {
-        return fail(
-            key(view, "uniqueItems"),
-            path,
-            "`uniqueItems: true` is stricter than the full output",
-        );
+        return fail(key(view, "uniqueItems"), path, "`uniqueItems: true` is stricter than the full output");
     }
     Ok(())
 }
 
-fn properties_accept(
-    types: Types<'_>,
-    view: &Node,
-    full: &Node,
-    path: &str,
-    seen: &mut Seen,
-) -> Result<(), Failure> {
+fn properties_accept(types: Types<'_>, view: &Node, full: &Node, path: &str, seen: &mut Seen) -> Result<(), Failure> {
     let full_props = schema::properties(full);
     let full_required = schema::required(full);
     let view_required = schema::required(view);
@@ -272,11 +184,7 @@ fn properties_accept(
         let Some(name) = key.as_str() else { continue };
         let at = format!("{path}.{name}");
         let Some((_, fp)) = full_props.iter().find(|(k, _)| k.as_str() == Some(name)) else {
-            return fail(
-                key,
-                &at,
-                format!("`{name}` does not exist in the full output"),
-            );
+            return fail(key, &at, format!("`{name}` does not exist in the full output"));
         };
         accepts(types, vp, fp, at, seen)?;
     }

@@ -18,10 +18,7 @@ pub(super) fn check(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
         let d = Diagnostic::new(
             Code::ToolGroupWithoutTool,
             tool.span,
-            format!(
-                "`tool` group on `{}`, which is on no tool surface",
-                e.action.value
-            ),
+            format!("`tool` group on `{}`, which is on no tool surface", e.action.value),
         )
         .label("tool options are never read here");
         let d = match &e.expose {
@@ -40,13 +37,9 @@ fn check_view(cx: &Cx<'_>, e: &Endpoint, view: &Sp<View>, diags: &mut Diagnostic
     let projects = v.project.as_ref().is_some_and(|p| p.value);
     if v.defaults.is_none() && v.output.is_none() && !projects {
         diags.push(
-            Diagnostic::new(
-                Code::EmptyView,
-                view.span,
-                format!("tool view of `{}` declares nothing", e.action.value),
-            )
-            .label("no `defaults`, `output` or `project: true`")
-            .help("declare what the tool answer changes, or remove the view"),
+            Diagnostic::new(Code::EmptyView, view.span, format!("tool view of `{}` declares nothing", e.action.value))
+                .label("no `defaults`, `output` or `project: true`")
+                .help("declare what the tool answer changes, or remove the view"),
         );
     }
     let Some(full) = &e.output else {
@@ -76,27 +69,19 @@ fn check_defaults(
     diags: &mut Diagnostics,
 ) {
     let params = path_params(cx, e);
-    let input = e
-        .input
-        .as_ref()
-        .filter(|i| schema::is_object(&i.0, cx.types));
+    let input = e.input.as_ref().filter(|i| schema::is_object(&i.0, cx.types));
     let Some(input) = input else {
         let d = Diagnostic::new(
             Code::ViewDefaultsWithoutObjectInput,
             defaults.span,
-            format!(
-                "tool view defaults on `{}`, whose input is not an object schema",
-                e.action.value
-            ),
+            format!("tool view defaults on `{}`, whose input is not an object schema", e.action.value),
         )
         .label("defaults fill keys of an object input");
         let d = match &e.input {
             Some(i) => d.secondary(i.key(), "input declared here"),
             None => d.note("the endpoint declares no `input`"),
         };
-        diags.push(d.help(
-            "declare `input` as `type: object` with the defaulted keys, or remove `defaults`",
-        ));
+        diags.push(d.help("declare `input` as `type: object` with the defaulted keys, or remove `defaults`"));
         return;
     };
     let props = schema::all_properties(&input.0, cx.types);
@@ -125,9 +110,7 @@ fn check_defaults(
             .secondary(input.key(), "input declared here");
             d = match known.iter().find(|k| strsim::jaro_winkler(k, name) > 0.8) {
                 Some(best) => d.help(format!("did you mean `{best}`?")),
-                None => d.help(
-                    "defaults change what a call is given, never which keys the endpoint accepts",
-                ),
+                None => d.help("defaults change what a call is given, never which keys the endpoint accepts"),
             };
             diags.push(d);
             continue;
@@ -144,9 +127,7 @@ fn check_default_value(
     diags: &mut Diagnostics,
 ) {
     let json = value.to_json();
-    if let Some(message) =
-        schema::first_violation(types, prop, &json, &format!("input.properties.{name}"))
-    {
+    if let Some(message) = schema::first_violation(types, prop, &json, &format!("input.properties.{name}")) {
         diags.push(
             Diagnostic::new(
                 Code::InvalidViewDefault,
@@ -157,11 +138,7 @@ fn check_default_value(
             .secondary(prop_key, "input key declared here")
             .help("change the default or the input schema"),
         );
-    } else if prop
-        .get("default")
-        .or_else(|| types.resolve(prop).get("default"))
-        .is_some_and(|d| d.to_json() == json)
-    {
+    } else if prop.get("default").or_else(|| types.resolve(prop).get("default")).is_some_and(|d| d.to_json() == json) {
         diags.push(
             Diagnostic::new(
                 Code::RedundantViewDefault,
@@ -186,9 +163,7 @@ fn path_params(cx: &Cx<'_>, e: &Endpoint) -> Vec<String> {
         .collect();
     if let Some(p) = &e.params {
         names.extend(
-            schema::properties(cx.types.resolve(&p.0))
-                .iter()
-                .filter_map(|(k, _)| k.as_str().map(str::to_owned)),
+            schema::properties(cx.types.resolve(&p.0)).iter().filter_map(|(k, _)| k.as_str().map(str::to_owned)),
         );
     }
     names

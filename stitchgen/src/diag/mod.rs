@@ -49,10 +49,7 @@ impl Diagnostic {
         Diagnostic {
             code,
             message: message.into(),
-            primary: Label {
-                span,
-                text: String::new(),
-            },
+            primary: Label { span, text: String::new() },
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
@@ -74,10 +71,7 @@ impl Diagnostic {
     /// Adds a related place.
     #[must_use]
     pub fn secondary(mut self, span: Span, text: impl Into<String>) -> Self {
-        self.secondary.push(Label {
-            span,
-            text: text.into(),
-        });
+        self.secondary.push(Label { span, text: text.into() });
         self
     }
 
@@ -115,9 +109,7 @@ impl Diagnostics {
 
     /// All diagnostics sorted by position, then code, with exact repeats removed.
     pub fn into_sorted(mut self) -> Vec<Diagnostic> {
-        self.items.sort_by(|a, b| {
-            (a.primary.span, a.code, &a.message).cmp(&(b.primary.span, b.code, &b.message))
-        });
+        self.items.sort_by(|a, b| (a.primary.span, a.code, &a.message).cmp(&(b.primary.span, b.code, &b.message)));
         self.items.dedup();
         self.items
     }

@@ -21,19 +21,13 @@ pub fn render_all(diags: &[Diagnostic], sources: &SourceMap, color: ColorChoice)
         out.push_str(&render(d, sources, color));
         out.push_str("\n\n");
     }
-    let errors = diags
-        .iter()
-        .filter(|d| d.severity() == Severity::Error)
-        .count();
+    let errors = diags.iter().filter(|d| d.severity() == Severity::Error).count();
     let warnings = diags.len() - errors;
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     match (errors, warnings) {
         (0, 0) => {}
         (0, w) => out.push_str(&format!("warning: {} emitted\n", plural(w, "warning"))),
-        (e, 0) => out.push_str(&format!(
-            "error: could not compile contracts: {}\n",
-            plural(e, "error")
-        )),
+        (e, 0) => out.push_str(&format!("error: could not compile contracts: {}\n", plural(e, "error"))),
         (e, w) => out.push_str(&format!(
             "error: could not compile contracts: {}; {} emitted\n",
             plural(e, "error"),
@@ -52,9 +46,7 @@ pub fn render(d: &Diagnostic, sources: &SourceMap, color: ColorChoice) -> String
     let windows = windows(d, sources);
     let mut group = Group::with_title(level.primary_title(&d.message).id(d.code.id()));
     for w in &windows {
-        let mut snippet = Snippet::source(w.text)
-            .line_start(w.first_line)
-            .path(w.path);
+        let mut snippet = Snippet::source(w.text).line_start(w.first_line).path(w.path);
         for (label, kind, range) in &w.labels {
             let (lo, hi) = (range.start - w.offset, range.end - w.offset);
             snippet = snippet.annotation((*kind).span(lo..hi).label(label.text.as_str()));
@@ -104,22 +96,11 @@ fn windows<'a>(d: &'a Diagnostic, sources: &'a SourceMap) -> Vec<Window<'a>> {
                 .map(|(l, k)| (l, k, char_range(text, l.span)))
                 .collect();
             let lo = labels.iter().map(|(_, _, r)| r.start).min().unwrap_or(0);
-            let hi = labels
-                .iter()
-                .map(|(_, _, r)| r.end)
-                .max()
-                .unwrap_or(0)
-                .max(lo);
+            let hi = labels.iter().map(|(_, _, r)| r.end).max().unwrap_or(0).max(lo);
             let start = text[..lo].rfind('\n').map_or(0, |i| i + 1);
             let end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
             let (first_line, _) = sources.line_col(file, start as u32);
-            Window {
-                path: &src.display,
-                text: &text[start..end],
-                offset: start,
-                first_line,
-                labels,
-            }
+            Window { path: &src.display, text: &text[start..end], offset: start, first_line, labels }
         })
         .collect()
 }

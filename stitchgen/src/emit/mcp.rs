@@ -27,9 +27,7 @@ impl McpTarget {
     }
     /// The target named by a version string.
     pub fn parse(s: &str) -> Option<McpTarget> {
-        [McpTarget::V2025_11_25, McpTarget::V2026_07_28]
-            .into_iter()
-            .find(|t| t.as_str() == s)
+        [McpTarget::V2025_11_25, McpTarget::V2026_07_28].into_iter().find(|t| t.as_str() == s)
     }
     /// Whether tool answers must be objects.
     pub fn object_answers_only(self) -> bool {
@@ -52,14 +50,7 @@ pub fn catalog_stamp(tools: &[Tool]) -> Value {
 
 /// The MCP tools of everything generated together.
 pub fn mcp_tools(model: &Model) -> Vec<Tool> {
-    present::tools(
-        model,
-        Surface::Mcp,
-        Style {
-            refs: Refs::Inline,
-            close_objects: false,
-        },
-    )
+    present::tools(model, Surface::Mcp, Style { refs: Refs::Inline, close_objects: false })
 }
 
 /// `{"tools": [...]}`, the `tools/list` result, sorted by name.
@@ -96,17 +87,8 @@ pub fn mcp_manifest(model: &Model) -> Value {
 
 /// `{"tools": [{"name", "description", "parameters"}]}`, every object closed.
 pub fn agent_manifest(model: &Model) -> Value {
-    let tools = present::tools(
-        model,
-        Surface::Agent,
-        Style {
-            refs: Refs::Inline,
-            close_objects: true,
-        },
-    );
-    let listed: Vec<Value> = tools
-        .iter()
-        .map(|t| json!({ "name": t.name, "description": t.description, "parameters": t.input }))
-        .collect();
+    let tools = present::tools(model, Surface::Agent, Style { refs: Refs::Inline, close_objects: true });
+    let listed: Vec<Value> =
+        tools.iter().map(|t| json!({ "name": t.name, "description": t.description, "parameters": t.input })).collect();
     json!({ "tools": listed })
 }

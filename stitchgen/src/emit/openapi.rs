@@ -15,27 +15,19 @@ const ERROR_ENVELOPE: &str = "ErrorEnvelope";
 /// The OpenAPI document of every HTTP-exposed operation.
 pub fn document(model: &Model) -> Value {
     let names = present::component_names(model, &[ERROR_ENVELOPE]);
-    let style = Style {
-        refs: Refs::Components(&names),
-        close_objects: false,
-    };
+    let style = Style { refs: Refs::Components(&names), close_objects: false };
     let mut paths: Map<String, Value> = Map::new();
     for svc in &model.services {
         for op in svc.operations.iter().filter(|o| o.on(Surface::Http)) {
             let Some(http) = &op.http else { continue };
-            let item = paths
-                .entry(http.template.clone())
-                .or_insert_with(|| json!({}));
+            let item = paths.entry(http.template.clone()).or_insert_with(|| json!({}));
             item[method_key(http.method)] = operation(op, svc, style);
         }
     }
     let mut schemas = Map::new();
     for svc in &model.services {
         for (name, schema) in &svc.types {
-            schemas.insert(
-                names[&(svc.name.clone(), name.clone())].clone(),
-                present::schema(schema, svc, style),
-            );
+            schemas.insert(names[&(svc.name.clone(), name.clone())].clone(), present::schema(schema, svc, style));
         }
     }
     schemas.insert(ERROR_ENVELOPE.into(), error_envelope());
@@ -55,9 +47,8 @@ fn info(model: &Model) -> Value {
         }),
         many => {
             let versions: Vec<&str> = many.iter().filter_map(|s| s.version.as_deref()).collect();
-            let same = !versions.is_empty()
-                && versions.len() == many.len()
-                && versions.iter().all(|v| *v == versions[0]);
+            let same =
+                !versions.is_empty() && versions.len() == many.len() && versions.iter().all(|v| *v == versions[0]);
             json!({
                 "title": many.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", "),
                 "version": if same { versions[0] } else { "0.0.0" },
@@ -80,10 +71,7 @@ fn method_key(m: Method) -> &'static str {
 fn operation(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
     let http = op.http.as_ref().expect("HTTP operations have a route");
     let mut o = Map::new();
-    o.insert(
-        "operationId".into(),
-        json!(format!("{}_{}", op.service, op.action)),
-    );
+    o.insert("operationId".into(), json!(format!("{}_{}", op.service, op.action)));
     o.insert("summary".into(), json!(op.desc));
     o.insert("tags".into(), json!([op.service]));
     let parameters = parameters(op, svc, style);
@@ -107,10 +95,7 @@ fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
     for (i, name) in http.params.iter().enumerate() {
         let schema = params
             .and_then(|p| p.get("properties")?.get(name))
-            .map_or_else(
-                || json!({ "type": "string" }),
-                |s| present::schema(s, svc, style),
-            );
+            .map_or_else(|| json!({ "type": "string" }), |s| present::schema(s, svc, style));
         let mut p = json!({ "name": name, "in": "path", "required": true, "schema": schema });
         if http.wildcard && i + 1 == http.params.len() {
             p["description"] = json!("The rest of the path, slashes included.");
@@ -126,12 +111,7 @@ fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        for (name, schema) in resolved
-            .get("properties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
+        for (name, schema) in resolved.get("properties").and_then(Value::as_object).into_iter().flatten() {
             let mut p = json!({ "name": name, "in": "query", "required": required.contains(&name.as_str()), "schema": present::schema(schema, svc, style) });
             if let Some(d) = schema.get("description") {
                 p["description"] = d.clone();
@@ -149,8 +129,7 @@ fn request_body(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Value
         let mut required = Vec::new();
         let mut encoding = Map::new();
         for f in &mp.files {
-            let mut file =
-                json!({ "type": "string", "contentMediaType": "application/octet-stream" });
+            let mut file = json!({ "type": "string", "contentMediaType": "application/octet-stream" });
             if let Some(max) = f.max_bytes {
                 file["description"] = json!(format!("At most {max} bytes."));
             }
@@ -168,29 +147,15 @@ fn request_body(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Value
                 required.push(json!(f.name));
             }
             if !f.content_types.is_empty() {
-                encoding.insert(
-                    f.name.clone(),
-                    json!({ "contentType": f.content_types.join(", ") }),
-                );
+                encoding.insert(f.name.clone(), json!({ "contentType": f.content_types.join(", ") }));
             }
         }
         if let Some(input) = &op.input {
             let resolved = present::resolve(input, svc);
-            for (k, v) in resolved
-                .get("properties")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
+            for (k, v) in resolved.get("properties").and_then(Value::as_object).into_iter().flatten() {
                 properties.insert(k.clone(), present::schema(v, svc, style));
             }
-            required.extend(
-                resolved
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default(),
-            );
+            required.extend(resolved.get("required").and_then(Value::as_array).cloned().unwrap_or_default());
         }
         let mut schema = json!({ "type": "object", "properties": properties });
         if !required.is_empty() {
@@ -245,26 +210,15 @@ fn success(op: &Operation, svc: &Service, style: Style<'_>) -> (String, Value) {
     let kind = &op.http_kind;
     if let Some(content_type) = &kind.raw_response {
         if http.method == Method::Head {
-            return (
-                "200".into(),
-                json!({ "description": "The resource exists." }),
-            );
+            return ("200".into(), json!({ "description": "The resource exists." }));
         }
-        let ct = content_type
-            .clone()
-            .unwrap_or_else(|| "application/octet-stream".into());
-        return (
-            "200".into(),
-            json!({ "description": "The response bytes.", "content": { ct: { "schema": {} } } }),
-        );
+        let ct = content_type.clone().unwrap_or_else(|| "application/octet-stream".into());
+        return ("200".into(), json!({ "description": "The response bytes.", "content": { ct: { "schema": {} } } }));
     }
     if let Some(stream) = &kind.stream {
         let (media, what) = match stream.format {
             StreamFormat::Ndjson => ("application/x-ndjson", "One JSON value per line."),
-            StreamFormat::Sse => (
-                "text/event-stream",
-                "Server-sent events, one JSON value per event.",
-            ),
+            StreamFormat::Sse => ("text/event-stream", "Server-sent events, one JSON value per event."),
         };
         let item = present::schema(&stream.item, svc, style);
         let frame = match stream.framing {
@@ -272,32 +226,13 @@ fn success(op: &Operation, svc: &Service, style: Style<'_>) -> (String, Value) {
                 Some(t) => json!({ "oneOf": [item, present::schema(t, svc, style)] }),
                 None => item,
             },
-            Framing::Envelope => envelope_frame(
-                item,
-                stream
-                    .terminal
-                    .as_ref()
-                    .map(|t| present::schema(t, svc, style)),
-            ),
+            Framing::Envelope => envelope_frame(item, stream.terminal.as_ref().map(|t| present::schema(t, svc, style))),
         };
-        return (
-            "200".into(),
-            json!({ "description": what, "content": { media: { "schema": frame } } }),
-        );
+        return ("200".into(), json!({ "description": what, "content": { media: { "schema": frame } } }));
     }
-    let status = kind
-        .response_meta
-        .as_ref()
-        .map_or(if op.output.is_some() { 200 } else { 204 }, |m| m.status);
+    let status = kind.response_meta.as_ref().map_or(if op.output.is_some() { 200 } else { 204 }, |m| m.status);
     let mut r = Map::new();
-    r.insert(
-        "description".into(),
-        json!(if op.output.is_some() {
-            "The result."
-        } else {
-            "Done; no content."
-        }),
-    );
+    r.insert("description".into(), json!(if op.output.is_some() { "The result." } else { "Done; no content." }));
     if let Some(meta) = &kind.response_meta
         && !meta.headers.is_empty()
     {
@@ -315,10 +250,7 @@ fn success(op: &Operation, svc: &Service, style: Style<'_>) -> (String, Value) {
         r.insert("headers".into(), Value::Object(headers));
     }
     if let Some(output) = &op.output {
-        r.insert(
-            "content".into(),
-            json!({ "application/json": { "schema": present::schema(output, svc, style) } }),
-        );
+        r.insert("content".into(), json!({ "application/json": { "schema": present::schema(output, svc, style) } }));
     }
     (status.to_string(), Value::Object(r))
 }

@@ -211,12 +211,7 @@ impl Operation {
 
 /// Lowers checked contracts. `sources` names each contract's file.
 pub fn lower(contracts: &[Contract], sources: &crate::source::SourceMap) -> Model {
-    Model {
-        services: contracts
-            .iter()
-            .map(|c| service(c, &sources.file(c.file).display))
-            .collect(),
-    }
+    Model { services: contracts.iter().map(|c| service(c, &sources.file(c.file).display)).collect() }
 }
 
 fn text(s: &Option<ast::Sp<String>>) -> Option<String> {
@@ -238,12 +233,7 @@ fn service(c: &Contract, source: &str) -> Service {
         source: source.to_owned(),
         title: text(&c.title),
         version: text(&c.version),
-        types: c
-            .types
-            .iter()
-            .flat_map(|t| t.value.iter())
-            .map(|(k, v)| (k.value.clone(), v.0.to_json()))
-            .collect(),
+        types: c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect(),
         operations,
         name,
     }
@@ -252,10 +242,7 @@ fn service(c: &Contract, source: &str) -> Service {
 fn surfaces(c: &Contract, e: &Endpoint) -> Vec<Surface> {
     let cx_surfaces: Vec<Surface> = match &e.expose {
         Some(x) => x.value.iter().map(|s| s.value).collect(),
-        None if c
-            .tool_exposure
-            .as_ref()
-            .is_some_and(|t| t.value == ToolExposure::Explicit)
+        None if c.tool_exposure.as_ref().is_some_and(|t| t.value == ToolExposure::Explicit)
             || crate::check::is_http_only(e) =>
         {
             vec![Surface::Http]
@@ -274,20 +261,15 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint) -> O
     let params = e.params.as_ref().map(|p| p.0.to_json()).or_else(|| {
         let names = http.as_ref().map(|h| h.params.clone()).unwrap_or_default();
         (!names.is_empty()).then(|| {
-            let props: Map<String, Value> = names
-                .iter()
-                .map(|n| (n.clone(), serde_json::json!({ "type": "string" })))
-                .collect();
+            let props: Map<String, Value> =
+                names.iter().map(|n| (n.clone(), serde_json::json!({ "type": "string" }))).collect();
             serde_json::json!({ "type": "object", "required": names, "properties": props })
         })
     });
     let tool = e.tool.as_ref().map(|t| &t.value);
     let is_tool = surfaces.iter().any(|s| s.is_tool()) && !crate::check::is_http_only(e);
     let tool_name = is_tool
-        .then(|| {
-            tool.and_then(|t| text(&t.name))
-                .or_else(|| naming::derive_tool_name(service, &e.action.value))
-        })
+        .then(|| tool.and_then(|t| text(&t.name)).or_else(|| naming::derive_tool_name(service, &e.action.value)))
         .flatten();
     Operation {
         kind: OpKind::Contract,
@@ -300,20 +282,10 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint) -> O
         input: e.input.as_ref().map(|s| s.0.to_json()),
         output: e.output.as_ref().map(|s| s.0.to_json()),
         tool_name,
-        annotations: tool
-            .and_then(|t| t.annotations.as_ref())
-            .map(|a| annotations(&a.value)),
+        annotations: tool.and_then(|t| t.annotations.as_ref()).map(|a| annotations(&a.value)),
         ui: tool.and_then(|t| t.ui.as_ref()).map(|u| ui(&u.value)),
-        view: tool
-            .and_then(|t| t.view.as_ref())
-            .filter(|_| is_tool)
-            .map(|v| view(&v.value)),
-        errors: e
-            .errors
-            .iter()
-            .flat_map(|l| l.value.iter())
-            .map(|s| s.value.clone())
-            .collect(),
+        view: tool.and_then(|t| t.view.as_ref()).filter(|_| is_tool).map(|v| view(&v.value)),
+        errors: e.errors.iter().flat_map(|l| l.value.iter()).map(|s| s.value.clone()).collect(),
         http_kind: http_kind(e),
         present: Vec::new(),
         surfaces,
@@ -324,11 +296,7 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
     let method = e.method.as_ref()?.value;
     let base = base_path(&crate::check::Cx::new(c));
     let mut segs = parse_route(&base, "basePath", &mut Diagnostics::default())?;
-    segs.extend(parse_route(
-        e.path.as_ref()?,
-        "path",
-        &mut Diagnostics::default(),
-    )?);
+    segs.extend(parse_route(e.path.as_ref()?, "path", &mut Diagnostics::default())?);
     let mut path = String::new();
     let mut template = String::new();
     let mut params = Vec::new();
@@ -355,13 +323,7 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         path.push('/');
         template.push('/');
     }
-    Some(Http {
-        method,
-        path,
-        template,
-        params,
-        wildcard,
-    })
+    Some(Http { method, path, template, params, wildcard })
 }
 
 fn annotations(a: &ast::Annotations) -> Value {
@@ -415,11 +377,7 @@ fn view(v: &ast::View) -> View {
 fn http_kind(e: &Endpoint) -> HttpKind {
     let n = |v: &Option<ast::Sp<u64>>| v.as_ref().map(|v| v.value);
     HttpKind {
-        raw_response: e
-            .raw_response
-            .as_ref()
-            .filter(|r| r.value)
-            .map(|_| text(&e.content_type)),
+        raw_response: e.raw_response.as_ref().filter(|r| r.value).map(|_| text(&e.content_type)),
         raw_body: e.raw_body.as_ref().is_some_and(|r| r.value),
         multipart: e.multipart.as_ref().map(|m| Multipart {
             files: m
@@ -446,41 +404,23 @@ fn http_kind(e: &Endpoint) -> HttpKind {
             max_field_bytes: n(&m.value.max_field_bytes),
         }),
         response_meta: e.response_meta.as_ref().map(|r| ResponseMeta {
-            status: n(&r.value.status)
-                .and_then(|s| u16::try_from(s).ok())
-                .unwrap_or(200),
+            status: n(&r.value.status).and_then(|s| u16::try_from(s).ok()).unwrap_or(200),
             headers: r
                 .value
                 .headers
                 .iter()
                 .flat_map(|h| h.value.iter())
                 .map(|(k, h)| {
-                    (
-                        k.value.clone(),
-                        text(&h.value.desc),
-                        h.value.required.as_ref().is_some_and(|r| r.value),
-                    )
+                    (k.value.clone(), text(&h.value.desc), h.value.required.as_ref().is_some_and(|r| r.value))
                 })
                 .collect(),
         }),
         stream: e.stream.as_ref().and_then(|s| {
             Some(Stream {
                 item: s.value.item.as_ref()?.0.to_json(),
-                format: s
-                    .value
-                    .format
-                    .as_ref()
-                    .map_or(StreamFormat::Ndjson, |f| f.value),
-                framing: s
-                    .value
-                    .framing
-                    .as_ref()
-                    .map_or(Framing::Envelope, |f| f.value),
-                completion: s
-                    .value
-                    .completion
-                    .as_ref()
-                    .map_or(Completion::StreamEnd, |f| f.value),
+                format: s.value.format.as_ref().map_or(StreamFormat::Ndjson, |f| f.value),
+                framing: s.value.framing.as_ref().map_or(Framing::Envelope, |f| f.value),
+                completion: s.value.completion.as_ref().map_or(Completion::StreamEnd, |f| f.value),
                 terminal: s.value.terminal.as_ref().map(|t| t.0.to_json()),
             })
         }),
@@ -511,11 +451,6 @@ fn runtime_tool(service: &str, scope: &str, t: &RuntimeTool) -> Operation {
         view: None,
         errors: Vec::new(),
         http_kind: HttpKind::default(),
-        present: t
-            .present
-            .iter()
-            .flat_map(|p| p.value.iter())
-            .map(|p| p.value)
-            .collect(),
+        present: t.present.iter().flat_map(|p| p.value.iter()).map(|p| p.value).collect(),
     }
 }

@@ -100,11 +100,7 @@ impl JsonSchema for Any {
 
 /// A stitchgen contract: one service, written once, served on HTTP, MCP, agent tools and CLI.
 #[derive(Clone, Debug, JsonSchema)]
-#[schemars(
-    title = "stitchgen contract",
-    rename_all = "camelCase",
-    deny_unknown_fields
-)]
+#[schemars(title = "stitchgen contract", rename_all = "camelCase", deny_unknown_fields)]
 pub struct Contract {
     /// The file this contract was read from.
     #[schemars(skip)]

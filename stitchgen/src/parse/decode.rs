@@ -19,9 +19,7 @@ pub(crate) fn contract(root: &Node, diags: &mut Diagnostics) -> Option<Contract>
         version: f.opt("version", diags),
         base_path: f.opt("basePath", diags),
         scope: f.opt("scope", diags),
-        meta: f
-            .opt::<Any>("meta", diags)
-            .filter(|m| mapping(&m.0, "`meta`", diags)),
+        meta: f.opt::<Any>("meta", diags).filter(|m| mapping(&m.0, "`meta`", diags)),
         tool_exposure: f.opt("toolExposure", diags),
         types: f.opt("types", diags),
         endpoints: f.opt("endpoints", diags),
@@ -34,10 +32,7 @@ pub(crate) fn contract(root: &Node, diags: &mut Diagnostics) -> Option<Contract>
 /// `stitch: 1`, the only version; anything else is refused by name.
 fn version(f: &mut Fields<'_>, root: &Node, diags: &mut Diagnostics) -> Option<Sp<u64>> {
     let Some(v) = f.raw("stitch") else {
-        let at = root
-            .as_map()
-            .and_then(|m| m.first())
-            .map_or(root.span, |(k, _)| k.span);
+        let at = root.as_map().and_then(|m| m.first()).map_or(root.span, |(k, _)| k.span);
         diags.push(
             Diagnostic::new(Code::UnknownVersion, at, "missing `stitch:` version")
                 .label("the contract starts here")
@@ -48,25 +43,16 @@ fn version(f: &mut Fields<'_>, root: &Node, diags: &mut Diagnostics) -> Option<S
     if let Value::Number(n) = &v.value
         && n.as_u64() == Some(1)
     {
-        return Some(Sp {
-            value: 1,
-            span: v.span,
-        });
+        return Some(Sp { value: 1, span: v.span });
     }
     let written = match &v.value {
         Value::String(s) => format!("{s:?}"),
         _ => v.to_json().to_string(),
     };
     diags.push(
-        Diagnostic::new(
-            Code::UnknownVersion,
-            v.span,
-            format!("unknown DSL version `stitch: {written}`"),
-        )
-        .label("this stitchgen reads version 1")
-        .help(
-            "write `stitch: 1` (an integer), or use the stitchgen release that reads this version",
-        ),
+        Diagnostic::new(Code::UnknownVersion, v.span, format!("unknown DSL version `stitch: {written}`"))
+            .label("this stitchgen reads version 1")
+            .help("write `stitch: 1` (an integer), or use the stitchgen release that reads this version"),
     );
     None
 }
@@ -79,18 +65,12 @@ fn duplicate_keys(node: &Node, diags: &mut Diagnostics) {
             for (i, (k, v)) in entries.iter().enumerate() {
                 if k.as_str().is_none() {
                     diags.push(
-                        Diagnostic::new(
-                            Code::YamlUnsupported,
-                            k.span,
-                            format!("{} as a mapping key", k.kind()),
-                        )
-                        .label("keys are names")
-                        .help("write the key as a string"),
+                        Diagnostic::new(Code::YamlUnsupported, k.span, format!("{} as a mapping key", k.kind()))
+                            .label("keys are names")
+                            .help("write the key as a string"),
                     );
                 }
-                if let Some(first) = entries[..i]
-                    .iter()
-                    .find(|(p, _)| p.as_str().is_some() && p.as_str() == k.as_str())
+                if let Some(first) = entries[..i].iter().find(|(p, _)| p.as_str().is_some() && p.as_str() == k.as_str())
                 {
                     diags.push(
                         Diagnostic::new(
@@ -120,19 +100,9 @@ pub(crate) struct Fields<'n> {
 
 impl<'n> Fields<'n> {
     /// Starts reading `node` as a mapping (`what` names it in messages), or reports its kind.
-    fn new(
-        node: &'n Node,
-        owner: Span,
-        what: &'static str,
-        diags: &mut Diagnostics,
-    ) -> Option<Self> {
+    fn new(node: &'n Node, owner: Span, what: &'static str, diags: &mut Diagnostics) -> Option<Self> {
         match &node.value {
-            Value::Map(entries) => Some(Fields {
-                entries,
-                owner,
-                what,
-                known: Vec::new(),
-            }),
+            Value::Map(entries) => Some(Fields { entries, owner, what, known: Vec::new() }),
             _ => {
                 diags.push(wrong_kind(node, &format!("{what} (a mapping)")));
                 None
@@ -145,18 +115,12 @@ impl<'n> Fields<'n> {
         if !self.known.contains(&key) {
             self.known.push(key);
         }
-        self.entries
-            .iter()
-            .find(|(k, _)| k.as_str() == Some(key))
-            .map(|(_, v)| v)
+        self.entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v)
     }
 
     /// The key node of `key`.
     fn key_span(&self, key: &str) -> Option<Span> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.as_str() == Some(key))
-            .map(|(k, _)| k.span)
+        self.entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(k, _)| k.span)
     }
 
     /// An optional key.
@@ -170,12 +134,8 @@ impl<'n> Fields<'n> {
     fn req<T: Decode>(&mut self, key: &'static str, diags: &mut Diagnostics) -> Option<T> {
         if self.raw(key).is_none() {
             diags.push(
-                Diagnostic::new(
-                    Code::MissingKey,
-                    self.owner,
-                    format!("{} is missing `{key}`", self.what),
-                )
-                .label(format!("`{key}` is required here")),
+                Diagnostic::new(Code::MissingKey, self.owner, format!("{} is missing `{key}`", self.what))
+                    .label(format!("`{key}` is required here")),
             );
             return None;
         }
@@ -187,13 +147,9 @@ impl<'n> Fields<'n> {
         if let Some(span) = self.key_span(key) {
             self.known.push(key); // refused by name below, never as unknown
             diags.push(
-                Diagnostic::new(
-                    Code::MovedToolKey,
-                    span,
-                    format!("`{key}` is no longer an endpoint key"),
-                )
-                .label("tool options live in the `tool` group")
-                .help(format!("move it to `{new_place}`")),
+                Diagnostic::new(Code::MovedToolKey, span, format!("`{key}` is no longer an endpoint key"))
+                    .label("tool options live in the `tool` group")
+                    .help(format!("move it to `{new_place}`")),
             );
         }
     }
@@ -205,21 +161,13 @@ impl<'n> Fields<'n> {
             if self.known.contains(&name) {
                 continue;
             }
-            let mut d = Diagnostic::new(
-                Code::UnknownKey,
-                k.span,
-                format!("unknown key `{name}` in {}", self.what),
-            )
-            .label("not a key of this mapping");
+            let mut d = Diagnostic::new(Code::UnknownKey, k.span, format!("unknown key `{name}` in {}", self.what))
+                .label("not a key of this mapping");
             d = match closest(name, &self.known) {
                 Some(best) => d.help(format!("did you mean `{best}`?")),
                 None => d.help(format!(
                     "the keys here are: {}",
-                    self.known
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    self.known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
                 )),
             };
             diags.push(d);
@@ -231,12 +179,7 @@ impl<'n> Fields<'n> {
 fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
-        .map(|k| {
-            (
-                strsim::jaro_winkler(&name.to_lowercase(), &k.to_lowercase()),
-                *k,
-            )
-        })
+        .map(|k| (strsim::jaro_winkler(&name.to_lowercase(), &k.to_lowercase()), *k))
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, k)| k)
@@ -252,12 +195,8 @@ fn mapping(node: &Node, what: &str, diags: &mut Diagnostics) -> bool {
 }
 
 fn wrong_kind(node: &Node, expected: &str) -> Diagnostic {
-    Diagnostic::new(
-        Code::WrongKind,
-        node.span,
-        format!("expected {expected}, found {}", node.kind()),
-    )
-    .label(format!("expected {expected}"))
+    Diagnostic::new(Code::WrongKind, node.span, format!("expected {expected}, found {}", node.kind()))
+        .label(format!("expected {expected}"))
 }
 
 /// Reads one AST value from a node. `key` is the span of the key it stood under (for messages
@@ -269,15 +208,8 @@ pub(crate) trait Decode: Sized {
 impl<T: Decode> Decode for Sp<T> {
     fn decode(node: &Node, key: Span, diags: &mut Diagnostics) -> Option<Self> {
         // A mapping or list is pointed at by its key; a scalar by itself.
-        let span = if matches!(node.value, Value::Map(_) | Value::Seq(_)) {
-            key
-        } else {
-            node.span
-        };
-        Some(Sp {
-            value: T::decode(node, key, diags)?,
-            span,
-        })
+        let span = if matches!(node.value, Value::Map(_) | Value::Seq(_)) { key } else { node.span };
+        Some(Sp { value: T::decode(node, key, diags)?, span })
     }
 }
 
@@ -334,12 +266,7 @@ impl<T: Decode> Decode for Vec<T> {
             return None;
         };
         // Every item is read, so every bad item is reported; bad ones are left out.
-        Some(
-            items
-                .iter()
-                .filter_map(|i| T::decode(i, i.span, diags))
-                .collect(),
-        )
+        Some(items.iter().filter_map(|i| T::decode(i, i.span, diags)).collect())
     }
 }
 
@@ -358,13 +285,7 @@ impl<T: DecodeEntry> Decode for Entries<T> {
                 continue;
             }
             if let Some(value) = T::decode_entry(name, k.span, v, diags) {
-                out.push((
-                    Sp {
-                        value: name.to_owned(),
-                        span: k.span,
-                    },
-                    value,
-                ));
+                out.push((Sp { value: name.to_owned(), span: k.span }, value));
             }
         }
         Some(Entries(out))
@@ -428,10 +349,7 @@ macro_rules! keywords {
 }
 
 fn quoted(all: &[&str]) -> String {
-    all.iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    all.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
 }
 
 keywords! {
@@ -461,10 +379,7 @@ impl DecodeEntry for Endpoint {
             f.moved(old, new, diags);
         }
         let e = Endpoint {
-            action: Sp {
-                value: name.to_owned(),
-                span: key,
-            },
+            action: Sp { value: name.to_owned(), span: key },
             method: f.req("method", diags),
             path: f.req("path", diags),
             desc: f.req("desc", diags),
@@ -474,9 +389,7 @@ impl DecodeEntry for Endpoint {
             output: f.opt("output", diags),
             expose: f.opt("expose", diags),
             errors: f.opt("errors", diags),
-            meta: f
-                .opt::<Any>("meta", diags)
-                .filter(|m| mapping(&m.0, "`meta`", diags)),
+            meta: f.opt::<Any>("meta", diags).filter(|m| mapping(&m.0, "`meta`", diags)),
             tool: f.opt("tool", diags),
             raw_response: f.opt("rawResponse", diags),
             content_type: f.opt("contentType", diags),
@@ -494,10 +407,7 @@ impl DecodeEntry for RuntimeTool {
     fn decode_entry(name: &str, key: Span, node: &Node, diags: &mut Diagnostics) -> Option<Self> {
         let mut f = Fields::new(node, key, "a runtime tool", diags)?;
         let t = RuntimeTool {
-            name: Sp {
-                value: name.to_owned(),
-                span: key,
-            },
+            name: Sp { value: name.to_owned(), span: key },
             action: f.opt("action", diags),
             desc: f.req("desc", diags),
             input: f.opt("input", diags),

@@ -39,21 +39,12 @@ impl std::error::Error for ReadError {}
 
 /// Reads one file into `sources`, bounded in size. Invalid UTF-8 and oversized files become
 /// diagnostics on the file; only I/O failures are errors.
-pub fn read(
-    path: &Path,
-    sources: &mut SourceMap,
-    diags: &mut Diagnostics,
-) -> Result<Option<FileId>, ReadError> {
+pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Option<FileId>, ReadError> {
     use std::io::Read;
-    let err = |error| ReadError {
-        path: crate::source::display_path(path),
-        error,
-    };
+    let err = |error| ReadError { path: crate::source::display_path(path), error };
     let file = std::fs::File::open(path).map_err(err)?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(err)?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(err)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         let id = sources.add(path, String::new());
         diags.push(
@@ -100,8 +91,7 @@ pub fn yaml(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Optio
             budget: serde_saphyr::budget! { max_depth: MAX_YAML_DEPTH, max_nodes: MAX_NODES, max_documents: 1 },
             alias_limits: serde_saphyr::alias_limits! { max_total_replayed_events: MAX_ALIAS_REPLAY },
         };
-        serde_saphyr::from_str_with_options::<Node>(text, options)
-            .map_err(|e| Box::new(yaml_error(&e, text, file)))
+        serde_saphyr::from_str_with_options::<Node>(text, options).map_err(|e| Box::new(yaml_error(&e, text, file)))
     });
     match parsed {
         Ok(node) => Some(node.with_file(file)),
@@ -124,24 +114,17 @@ fn on_parser_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
             .stack_size(PARSER_STACK_BYTES)
             .spawn_scoped(scope, f)
             .expect("spawning the parser thread");
-        handle
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }
 
 fn yaml_error(e: &serde_saphyr::Error, text: &str, file: FileId) -> Diagnostic {
     use serde_saphyr::MessageFormatter;
-    let message = serde_saphyr::DefaultMessageFormatter
-        .format_message(e)
-        .into_owned();
+    let message = serde_saphyr::DefaultMessageFormatter.format_message(e).into_owned();
     let at = e
         .location()
         .and_then(|l| {
-            l.span()
-                .byte_offset()
-                .map(|o| o as usize)
-                .or_else(|| line_col_offset(text, l.line(), l.column()))
+            l.span().byte_offset().map(|o| o as usize).or_else(|| line_col_offset(text, l.line(), l.column()))
         })
         .unwrap_or(0);
     let at = crate::source::floor_char_boundary(text, at);
@@ -155,13 +138,9 @@ fn yaml_error(e: &serde_saphyr::Error, text: &str, file: FileId) -> Diagnostic {
     };
     let lower = message.to_lowercase();
     if lower.contains("documents") {
-        Diagnostic::new(
-            Code::YamlUnsupported,
-            span,
-            "more than one YAML document in a contract",
-        )
-        .label("a second document starts here")
-        .help("a contract is one document: give each service its own file")
+        Diagnostic::new(Code::YamlUnsupported, span, "more than one YAML document in a contract")
+            .label("a second document starts here")
+            .help("a contract is one document: give each service its own file")
     } else if lower.contains("depth") || lower.contains("recursion") || lower.contains("nesting") {
         limit(format!("nested deeper than {MAX_YAML_DEPTH} levels"))
             .help("name inner schemas under `types:` and refer to them with `$ref`")
@@ -171,40 +150,22 @@ fn yaml_error(e: &serde_saphyr::Error, text: &str, file: FileId) -> Diagnostic {
     } else if lower.contains("budget") {
         limit(message.clone()).help("split the service into several contracts given together")
     } else if lower.contains("tag") {
-        Diagnostic::new(
-            Code::YamlUnsupported,
-            span,
-            format!("unsupported YAML tag: {message}"),
-        )
-        .label("tags are not part of the DSL")
-        .help("remove the tag; contracts are plain YAML")
+        Diagnostic::new(Code::YamlUnsupported, span, format!("unsupported YAML tag: {message}"))
+            .label("tags are not part of the DSL")
+            .help("remove the tag; contracts are plain YAML")
     } else {
         Diagnostic::new(Code::YamlSyntax, span, format!("invalid YAML: {message}")).label(message)
     }
 }
 
 fn line_col_offset(text: &str, line: u64, col: u64) -> Option<usize> {
-    let line_start = if line <= 1 {
-        0
-    } else {
-        text.match_indices('\n')
-            .nth(line as usize - 2)
-            .map(|(i, _)| i + 1)?
-    };
+    let line_start = if line <= 1 { 0 } else { text.match_indices('\n').nth(line as usize - 2).map(|(i, _)| i + 1)? };
     let rest = &text[line_start..];
-    Some(
-        line_start
-            + rest
-                .char_indices()
-                .nth(col.saturating_sub(1) as usize)
-                .map_or(rest.len(), |(i, _)| i),
-    )
+    Some(line_start + rest.char_indices().nth(col.saturating_sub(1) as usize).map_or(rest.len(), |(i, _)| i))
 }
 
 fn next_char(text: &str, at: usize) -> usize {
-    text.get(at..)
-        .and_then(|rest| rest.chars().next())
-        .map_or(at, |c| at + c.len_utf8())
+    text.get(at..).and_then(|rest| rest.chars().next()).map_or(at, |c| at + c.len_utf8())
 }
 
 /// Decodes a parsed document into the contract AST, reporting every problem found.

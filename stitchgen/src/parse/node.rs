@@ -80,10 +80,7 @@ impl Node {
 
     /// The first entry of a mapping whose key is `key`, with the key node.
     pub fn entry(&self, key: &str) -> Option<(&Node, &Node)> {
-        self.as_map()?
-            .iter()
-            .find(|(k, _)| k.as_str() == Some(key))
-            .map(|(k, v)| (k, v))
+        self.as_map()?.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(k, v)| (k, v))
     }
 
     /// The value of the first entry whose key is `key`.
@@ -114,12 +111,9 @@ impl Node {
             Value::Number(n) => J::Number(n.clone()),
             Value::String(s) => J::String(s.clone()),
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
-            Value::Map(entries) => J::Object(
-                entries
-                    .iter()
-                    .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), v.to_json())))
-                    .collect(),
-            ),
+            Value::Map(entries) => {
+                J::Object(entries.iter().filter_map(|(k, v)| Some((k.as_str()?.to_owned(), v.to_json()))).collect())
+            }
         }
     }
 }
@@ -132,10 +126,7 @@ impl<'de> Deserialize<'de> for Node {
         let span = spanned.referenced.span();
         let lo = span.byte_offset().unwrap_or(0) as usize;
         let hi = lo + span.byte_len().unwrap_or(0) as usize;
-        Ok(Node {
-            value: spanned.value,
-            span: Span::new(FileId(0), lo, hi),
-        })
+        Ok(Node { value: spanned.value, span: Span::new(FileId(0), lo, hi) })
     }
 }
 
@@ -191,14 +182,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Number(n.into()))
     }
     fn visit_i128<E: serde::de::Error>(self, n: i128) -> Result<Value, E> {
-        i64::try_from(n)
-            .map(|n| Value::Number(n.into()))
-            .map_err(|_| E::custom("integer out of range"))
+        i64::try_from(n).map(|n| Value::Number(n.into())).map_err(|_| E::custom("integer out of range"))
     }
     fn visit_u128<E: serde::de::Error>(self, n: u128) -> Result<Value, E> {
-        u64::try_from(n)
-            .map(|n| Value::Number(n.into()))
-            .map_err(|_| E::custom("integer out of range"))
+        u64::try_from(n).map(|n| Value::Number(n.into())).map_err(|_| E::custom("integer out of range"))
     }
     fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Value, E> {
         serde_json::Number::from_f64(n)

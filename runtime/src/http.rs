@@ -1,0 +1,116 @@
+//! What HTTP-only endpoint kinds hand to and get from their handlers: raw bodies, uploads,
+//! raw responses, declared statuses and headers, and streams.
+
+use std::pin::Pin;
+
+/// The raw JSON text of a request body (`rawBody: true`), beside the parsed input, for
+/// checking signatures over the exact bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawBody(pub String);
+
+/// One uploaded file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UploadedFile {
+    /// The form field it came in.
+    pub field: String,
+    /// The file name the client sent, if any.
+    pub file_name: Option<String>,
+    /// Its content type.
+    pub content_type: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// The files of a multipart upload, within their declared limits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Upload {
+    /// Every file, in the order received.
+    pub files: Vec<UploadedFile>,
+}
+
+impl Upload {
+    /// The files of one field.
+    pub fn field<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a UploadedFile> + 'a {
+        self.files.iter().filter(move |f| f.field == name)
+    }
+}
+
+/// Response bytes the handler owns (`rawResponse: true`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawResponse {
+    /// HTTP status (200 unless set).
+    pub status: u16,
+    /// Content type; the contract's `contentType` when `None`.
+    pub content_type: Option<String>,
+    /// Extra response headers.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl RawResponse {
+    /// A 200 response with `body`.
+    pub fn ok(body: impl Into<Vec<u8>>) -> Self {
+        RawResponse { status: 200, content_type: None, headers: Vec::new(), body: body.into() }
+    }
+}
+
+/// Typed data with response headers (`responseMeta`); the status is the contract's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WithMeta<T> {
+    /// The answer.
+    pub body: T,
+    /// Response headers, by their declared names.
+    pub headers: Vec<(String, String)>,
+}
+
+impl<T> WithMeta<T> {
+    /// `body` with no headers yet.
+    pub fn new(body: T) -> Self {
+        WithMeta { body, headers: Vec::new() }
+    }
+
+    /// Adds a header.
+    #[must_use]
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+}
+
+/// The items of a stream endpoint; an `Err` ends the stream with an error frame.
+pub type ItemStream<T> = Pin<Box<dyn futures_core::Stream<Item = Result<T, crate::AppError>> + Send>>;
+
+/// What an HTTP-only endpoint answers besides JSON, for the HTTP adapter.
+pub enum HttpPayload {
+    /// Bytes the handler owns.
+    Raw(RawResponse),
+    /// Response headers beside the JSON answer.
+    Headers(Vec<(String, String)>),
+    /// A stream of JSON items.
+    Stream(ItemStream<serde_json::Value>),
+}
+
+impl std::fmt::Debug for HttpPayload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HttpPayload::Raw(r) => f.debug_tuple("Raw").field(r).finish(),
+            HttpPayload::Headers(h) => f.debug_tuple("Headers").field(h).finish(),
+            HttpPayload::Stream(_) => f.write_str("Stream(..)"),
+        }
+    }
+}
+
+/// Maps the typed items of a stream to JSON, item by item.
+pub fn json_stream<T: serde::Serialize + Send + 'static>(items: ItemStream<T>) -> ItemStream<serde_json::Value> {
+    Box::pin(JsonItems(items))
+}
+
+struct JsonItems<T>(ItemStream<T>);
+
+impl<T: serde::Serialize> futures_core::Stream for JsonItems<T> {
+    type Item = Result<serde_json::Value, crate::AppError>;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<Self::Item>> {
+        self.0.as_mut().poll_next(cx).map(|item| item.map(|r| r.and_then(|v| crate::runner::to_answer(&v))))
+    }
+}

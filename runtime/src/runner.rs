@@ -1,0 +1,371 @@
+//! The one tool-call runner: split, defaults, validation, scope gate, handler, output
+//! validation, view, in that order, for every surface.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::ctx::Ctx;
+use crate::def::{OperationDef, Surface};
+use crate::error::{AppError, ErrorCode};
+
+/// A boxed, sendable future.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The decision of who may call what. Called only for operations whose scope is not `public`,
+/// and only with an identity (a call without one has already failed closed).
+pub type ScopeGate = Arc<dyn Fn(&Ctx, &OperationDef) -> Result<(), AppError> + Send + Sync>;
+
+/// The typed half of the runner, generated per service: parse the arguments into the
+/// generated types, call the handler, and return its answer as JSON.
+pub trait Dispatch: Send + Sync + 'static {
+    /// Runs operation `op` (an index into the service's catalog) with validated arguments.
+    fn call<'a>(&'a self, op: usize, ctx: &'a Ctx, call: Call) -> BoxFuture<'a, Result<Answer, AppError>>;
+}
+
+/// The validated arguments of one call, and what HTTP-only kinds add to them.
+#[derive(Debug, Default)]
+pub struct Call {
+    /// Path parameters, validated.
+    pub params: Value,
+    /// Input, validated.
+    pub input: Value,
+    /// The raw body text (`rawBody: true`).
+    pub raw_body: Option<crate::RawBody>,
+    /// The uploaded files (`multipart`).
+    pub upload: Option<crate::Upload>,
+}
+
+/// What HTTP answers: the full JSON answer, and for HTTP-only kinds their payload.
+#[derive(Debug)]
+pub struct HttpAnswer {
+    /// The full answer (`null` for raw responses, streams and answers without output).
+    pub value: Value,
+    /// Raw bytes, headers or a stream.
+    pub payload: Option<crate::HttpPayload>,
+}
+
+type Projection = Box<dyn FnOnce() -> Result<Value, AppError> + Send>;
+type Presenter = Box<dyn Fn(Surface) -> Option<Presentation> + Send>;
+
+/// A handler's answer: the full result as JSON, and what the view and presenters need of the
+/// typed result.
+pub struct Answer {
+    full: Value,
+    project: Option<Projection>,
+    present: Option<Presenter>,
+    payload: Option<crate::HttpPayload>,
+}
+
+impl Answer {
+    /// The full answer.
+    pub fn new(full: Value) -> Self {
+        Answer { full, project: None, present: None, payload: None }
+    }
+
+    /// Adds what an HTTP-only kind answers besides JSON.
+    #[must_use]
+    pub fn with_payload(mut self, payload: crate::HttpPayload) -> Self {
+        self.payload = Some(payload);
+        self
+    }
+
+    /// Adds the projection of a `project: true` view, run only on tool surfaces.
+    #[must_use]
+    pub fn with_projection(mut self, project: impl FnOnce() -> Result<Value, AppError> + Send + 'static) -> Self {
+        self.project = Some(Box::new(project));
+        self
+    }
+
+    /// Adds the presenters of a runtime tool, run after a successful, validated call.
+    #[must_use]
+    pub fn with_presenter(mut self, present: impl Fn(Surface) -> Option<Presentation> + Send + 'static) -> Self {
+        self.present = Some(Box::new(present));
+        self
+    }
+}
+
+/// What a presenter adds to a tool answer on its transport.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Presentation {
+    /// MCP: extra content blocks; agent: the parts the model reads.
+    pub content: Vec<Value>,
+    /// MCP `_meta` entries.
+    pub meta: Map<String, Value>,
+}
+
+/// The result of a tool call: the answer (the view on tool surfaces) and any presentation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutcome {
+    /// `structuredContent` / the CLI's stdout.
+    pub value: Value,
+    /// What a presenter added.
+    pub presentation: Option<Presentation>,
+}
+
+/// The schemas of one operation, compiled once.
+struct Compiled {
+    params: Option<jsonschema::Validator>,
+    input: Option<jsonschema::Validator>,
+    output: Option<jsonschema::Validator>,
+    view: Option<jsonschema::Validator>,
+    defaults: Map<String, Value>,
+}
+
+struct Inner {
+    ops: &'static [&'static OperationDef],
+    compiled: Vec<Compiled>,
+    dispatch: Box<dyn Dispatch>,
+    gate: Option<ScopeGate>,
+}
+
+/// A generated service with its handler: what every adapter mounts. Cheap to clone.
+#[derive(Clone)]
+pub struct Service {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service").field("operations", &self.inner.ops.len()).finish()
+    }
+}
+
+fn compile(schema: Option<&'static str>, what: &str, op: &OperationDef) -> Option<jsonschema::Validator> {
+    let text = schema?;
+    let value: Value = serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("{}.{}: generated {what} schema is not JSON: {e}", op.service, op.action));
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&value)
+        .unwrap_or_else(|e| panic!("{}.{}: generated {what} schema does not compile: {e}", op.service, op.action));
+    Some(validator)
+}
+
+impl Service {
+    /// A service over the catalog `ops`, dispatching to `dispatch`. Compiles every schema once.
+    /// Generated code calls this; it panics only on a generated module that was edited by hand.
+    pub fn new(ops: &'static [&'static OperationDef], dispatch: impl Dispatch) -> Self {
+        let compiled = ops
+            .iter()
+            .map(|op| Compiled {
+                params: compile(op.params_schema, "params", op),
+                input: compile(op.input_schema, "input", op),
+                output: compile(op.output_schema, "output", op),
+                view: compile(op.view.as_ref().and_then(|v| v.output_schema), "view", op),
+                defaults: op.view.as_ref().and_then(|v| serde_json::from_str(v.defaults).ok()).unwrap_or_default(),
+            })
+            .collect();
+        Service { inner: Arc::new(Inner { ops, compiled, dispatch: Box::new(dispatch), gate: None }) }
+    }
+
+    /// Sets the scope gate. Without one, a non-public operation needs an identity holding its scope.
+    #[must_use]
+    pub fn with_scope_gate(
+        self,
+        gate: impl Fn(&Ctx, &OperationDef) -> Result<(), AppError> + Send + Sync + 'static,
+    ) -> Self {
+        let inner =
+            Arc::try_unwrap(self.inner).unwrap_or_else(|_| panic!("set the scope gate before cloning the service"));
+        Service { inner: Arc::new(Inner { gate: Some(Arc::new(gate)), ..inner }) }
+    }
+
+    /// The catalog, in declaration order.
+    pub fn operations(&self) -> &'static [&'static OperationDef] {
+        self.inner.ops
+    }
+
+    /// The operation behind tool `name` on `surface`.
+    pub fn find_tool(&self, surface: Surface, name: &str) -> Option<usize> {
+        self.inner.ops.iter().position(|op| op.tool_name == Some(name) && op.surfaces.contains(&surface))
+    }
+
+    /// Calls a tool the way MCP, agent and CLI adapters do: unknown tool → `NOT_FOUND`;
+    /// arguments split into params and input, view defaults filled for absent keys, then the
+    /// runner; the answer is the view.
+    pub async fn call_tool(
+        &self,
+        surface: Surface,
+        name: &str,
+        args: Value,
+        ctx: &Ctx,
+    ) -> Result<ToolOutcome, AppError> {
+        let Some(op) = self.find_tool(surface, name) else {
+            return Err(AppError::new(ErrorCode::NotFound, format!("unknown tool `{name}`")));
+        };
+        let Value::Object(args) = args else {
+            return Err(invalid("input", "arguments must be a JSON object".into(), Vec::new()));
+        };
+        let def = self.inner.ops[op];
+        let (mut params, mut input) = (Map::new(), Map::new());
+        for (k, v) in args {
+            if def.param_keys.contains(&k.as_str()) {
+                params.insert(k, v)
+            } else {
+                input.insert(k, v)
+            };
+        }
+        if surface.is_tool() {
+            for (k, v) in &self.inner.compiled[op].defaults {
+                // An explicit `null` from the caller is present, and wins.
+                input.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        Ok(self.run(op, params, input, Call::default(), ctx, surface).await?.0)
+    }
+
+    /// Calls operation `op` as HTTP does: params from the path, input from the query or body,
+    /// raw body and upload when the kind takes them; the full answer.
+    pub async fn call_http(
+        &self,
+        op: usize,
+        params: Map<String, Value>,
+        input: Map<String, Value>,
+        extra: Call,
+        ctx: &Ctx,
+    ) -> Result<HttpAnswer, AppError> {
+        if op >= self.inner.ops.len() {
+            return Err(AppError::new(ErrorCode::NotFound, "no such operation"));
+        }
+        let (outcome, payload) = self.run(op, params, input, extra, ctx, Surface::Http).await?;
+        Ok(HttpAnswer { value: outcome.value, payload })
+    }
+
+    async fn run(
+        &self,
+        op: usize,
+        params: Map<String, Value>,
+        input: Map<String, Value>,
+        extra: Call,
+        ctx: &Ctx,
+        surface: Surface,
+    ) -> Result<(ToolOutcome, Option<crate::HttpPayload>), AppError> {
+        let def = self.inner.ops[op];
+        let compiled = &self.inner.compiled[op];
+        let params = Value::Object(params);
+        validate(compiled.params.as_ref(), &params, "params")?;
+        let input = Value::Object(input);
+        match &compiled.input {
+            Some(v) => validate(Some(v), &input, "input")?,
+            None => no_arguments(&input)?,
+        }
+        self.gate(def, ctx)?;
+        let call = Call { params, input, ..extra };
+        let mut answer = self.inner.dispatch.call(op, ctx, call).await?;
+        let payload = answer.payload.take();
+        if let Some(v) = &compiled.output
+            && let Some(errors) = violations(v, &answer.full)
+        {
+            return Err(broken("the handler's answer breaks the contract's output schema", errors));
+        }
+        let value = match (&def.view, surface.is_tool()) {
+            (Some(view), true) => {
+                let value = if view.project {
+                    let project =
+                        answer.project.ok_or_else(|| broken("the view's projection is missing", Vec::new()))?;
+                    catch_unwind(AssertUnwindSafe(project))
+                        .map_err(|_| broken("the view's projection panicked", Vec::new()))??
+                } else if let Some(plan) = view.slice {
+                    plan.apply(answer.full)
+                } else {
+                    answer.full
+                };
+                if let Some(errors) = compiled.view.as_ref().and_then(|v| violations(v, &value)) {
+                    return Err(broken("the tool view's answer breaks the view's schema", errors));
+                }
+                value
+            }
+            _ => answer.full,
+        };
+        let presentation = answer.present.as_ref().and_then(|p| p(surface));
+        Ok((ToolOutcome { value, presentation }, payload))
+    }
+
+    fn gate(&self, def: &OperationDef, ctx: &Ctx) -> Result<(), AppError> {
+        if def.scope == "public" {
+            return Ok(());
+        }
+        let Some(identity) = &ctx.identity else {
+            return Err(AppError::new(
+                ErrorCode::Unauthorized,
+                format!("`{}` needs an identity with scope `{}`", def.action, def.scope),
+            ));
+        };
+        match &self.inner.gate {
+            Some(gate) => gate(ctx, def),
+            None if identity.scopes.iter().any(|s| s == def.scope) => Ok(()),
+            None => Err(AppError::new(ErrorCode::Forbidden, format!("`{}` needs scope `{}`", def.action, def.scope))),
+        }
+    }
+}
+
+/// `{path, message}` for every way `value` breaks the schema; `None` when it is valid.
+fn violations(validator: &jsonschema::Validator, value: &Value) -> Option<Vec<Value>> {
+    let errors: Vec<Value> = validator
+        .iter_errors(value)
+        .take(20)
+        .map(|e| serde_json::json!({ "path": e.instance_path().as_str(), "message": e.to_string() }))
+        .collect();
+    (!errors.is_empty()).then_some(errors)
+}
+
+fn validate(validator: Option<&jsonschema::Validator>, value: &Value, part: &str) -> Result<(), AppError> {
+    match validator.and_then(|v| violations(v, value)) {
+        None => Ok(()),
+        Some(errors) => {
+            let summary = errors
+                .iter()
+                .map(|e| {
+                    let path = e["path"].as_str().unwrap_or_default();
+                    let at = if path.is_empty() { "/" } else { path };
+                    format!("{at}: {}", e["message"].as_str().unwrap_or_default())
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            Err(invalid(part, summary, errors))
+        }
+    }
+}
+
+fn no_arguments(input: &Value) -> Result<(), AppError> {
+    match input.as_object().and_then(|m| m.keys().next()) {
+        Some(key) => Err(invalid(
+            "input",
+            format!("/{key}: this operation takes no such argument"),
+            vec![serde_json::json!({ "path": format!("/{key}"), "message": "unexpected argument" })],
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `VALIDATION_ERROR` whose `details.message` starts `Invalid params:` or `Invalid input:`.
+fn invalid(part: &str, summary: String, errors: Vec<Value>) -> AppError {
+    let message = format!("Invalid {part}: {summary}");
+    let mut details = serde_json::json!({ "message": message });
+    if !errors.is_empty() {
+        details["errors"] = Value::Array(errors);
+    }
+    AppError::new(ErrorCode::ValidationError, message).with_details(details)
+}
+
+/// `INTERNAL_SERVER_ERROR`: the service broke its own contract after the handler succeeded.
+fn broken(what: &str, errors: Vec<Value>) -> AppError {
+    let mut e = AppError::new(ErrorCode::InternalServerError, what.to_owned());
+    if !errors.is_empty() {
+        e = e.with_details(serde_json::json!({ "message": what, "errors": errors }));
+    }
+    e
+}
+
+/// Deserializes validated arguments into a generated type (generated code calls this).
+pub fn parse_args<T: serde::de::DeserializeOwned>(value: Value, part: &str) -> Result<T, AppError> {
+    serde_json::from_value(value).map_err(|e| invalid(part, e.to_string(), Vec::new()))
+}
+
+/// Serializes a handler's or projection's typed answer (generated code calls this).
+pub fn to_answer<T: serde::Serialize>(value: &T) -> Result<Value, AppError> {
+    serde_json::to_value(value).map_err(|e| broken(&format!("the answer does not serialize: {e}"), Vec::new()))
+}

@@ -1,0 +1,156 @@
+//! The build.rs front door: options in, the pipeline, artifacts written into `OUT_DIR`.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::{ColorChoice, Severity};
+use crate::emit::mcp::McpTarget;
+
+/// Generates code for contracts from a build script.
+///
+/// In `build.rs`:
+///
+/// ```no_run
+/// stitchgen::Config::new()
+///     .contract("contracts/people.stitch.yaml")
+///     .generate_to_out_dir()
+///     .unwrap();
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    contracts: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    options: crate::Options,
+}
+
+/// Why a build script's generation failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The contracts have declaration errors; they were printed to stderr.
+    Declarations(usize),
+    /// A contract could not be read, or code could not be generated.
+    Generate(crate::Error),
+    /// No output directory: not run by Cargo, and none set.
+    NoOutDir,
+    /// An artifact could not be written.
+    Write(std::io::Error),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Declarations(n) => {
+                write!(f, "{n} error{} in the contracts (see the diagnostics above)", if *n == 1 { "" } else { "s" })
+            }
+            BuildError::Generate(e) => e.fmt(f),
+            BuildError::NoOutDir => {
+                f.write_str("OUT_DIR is not set: run from a build script, or set `Config::out_dir`")
+            }
+            BuildError::Write(e) => write!(f, "cannot write generated files: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl Config {
+    /// A configuration with no contract yet.
+    ///
+    /// ```
+    /// let config = stitchgen::Config::new();
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a contract. Contracts added together form one surface: one OpenAPI document, one
+    /// manifest per transport, tool names unique across all of them.
+    ///
+    /// ```
+    /// let config = stitchgen::Config::new().contract("contracts/people.stitch.yaml");
+    /// ```
+    #[must_use]
+    pub fn contract(mut self, path: impl Into<PathBuf>) -> Self {
+        self.contracts.push(path.into());
+        self
+    }
+
+    /// Adds several contracts.
+    ///
+    /// ```
+    /// let config = stitchgen::Config::new().contracts(["contracts/people.stitch.yaml", "contracts/teams.stitch.yaml"]);
+    /// ```
+    #[must_use]
+    pub fn contracts<I: IntoIterator<Item = P>, P: Into<PathBuf>>(mut self, paths: I) -> Self {
+        self.contracts.extend(paths.into_iter().map(Into::into));
+        self
+    }
+
+    /// Writes into `dir` instead of `$OUT_DIR`.
+    ///
+    /// ```
+    /// let config = stitchgen::Config::new().out_dir("target/generated");
+    /// ```
+    #[must_use]
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The MCP protocol version the manifests target (default 2025-11-25, which requires object
+    /// tool answers).
+    ///
+    /// ```
+    /// use stitchgen::emit::mcp::McpTarget;
+    /// let config = stitchgen::Config::new().mcp_target(McpTarget::V2026_07_28);
+    /// ```
+    #[must_use]
+    pub fn mcp_target(mut self, target: McpTarget) -> Self {
+        self.options.mcp_target = target;
+        self
+    }
+
+    /// Checks the contracts and writes `<service>.rs`, `openapi.json`, `mcp-tools.json` and
+    /// `agent-tools.json` into `$OUT_DIR` (or [`Config::out_dir`]).
+    ///
+    /// Prints `cargo:rerun-if-changed` for every contract, diagnostics to stderr and warnings as
+    /// `cargo:warning=` lines; writes only files whose bytes change, atomically, and nothing at
+    /// all when any error was found.
+    ///
+    /// ```no_run
+    /// stitchgen::Config::new().contract("contracts/people.stitch.yaml").generate_to_out_dir().unwrap();
+    /// ```
+    pub fn generate_to_out_dir(self) -> Result<(), BuildError> {
+        for c in &self.contracts {
+            println!("cargo:rerun-if-changed={}", c.display());
+        }
+        let out_dir = self
+            .out_dir
+            .clone()
+            .or_else(|| std::env::var_os("OUT_DIR").map(PathBuf::from))
+            .ok_or(BuildError::NoOutDir)?;
+        let generated = crate::generate(&self.contracts, &self.options).map_err(BuildError::Generate)?;
+        let checked = &generated.checked;
+        report(checked);
+        let errors = checked.diagnostics.iter().filter(|d| d.severity() == Severity::Error).count();
+        if errors > 0 {
+            return Err(BuildError::Declarations(errors));
+        }
+        write(&out_dir, &generated.artifacts)
+    }
+}
+
+fn report(checked: &crate::Checked) {
+    if checked.diagnostics.is_empty() {
+        return;
+    }
+    eprint!("{}", crate::diag::render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never));
+    for d in checked.diagnostics.iter().filter(|d| d.severity() == Severity::Warning) {
+        let (line, col) = checked.sources.line_col(d.primary.span.file, d.primary.span.lo);
+        let file = &checked.sources.file(d.primary.span.file).display;
+        println!("cargo:warning={}: {} ({file}:{line}:{col})", d.code.id(), d.message);
+    }
+}
+
+fn write(dir: &Path, artifacts: &[crate::out::Artifact]) -> Result<(), BuildError> {
+    crate::out::write_all(dir, artifacts).map(|_| ()).map_err(BuildError::Write)
+}

@@ -1,0 +1,460 @@
+//! Operation modules, the handler/projection/presenter traits and the typed dispatch.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::Value;
+
+use super::{doc, schema_name};
+use crate::model::{OpKind, Operation, Service};
+use crate::naming;
+use crate::parse::ast::{Presenter, Surface};
+use crate::present::{self, Refs, Style};
+
+/// One operation with the names and types its generated code uses.
+pub(super) struct Op<'a> {
+    index: usize,
+    op: &'a Operation,
+    svc: &'a Service,
+    /// Module and method name.
+    ident: Ident,
+    params: Option<TokenStream>,
+    input: Option<TokenStream>,
+    output: Option<TokenStream>,
+    answer: Option<TokenStream>,
+    item: Option<TokenStream>,
+}
+
+/// An identifier for `name`, raw where `name` is a keyword.
+fn ident(name: &str) -> Ident {
+    match syn::parse_str::<Ident>(name) {
+        Ok(_) => format_ident!("{}", name),
+        Err(_) => format_ident!("r#{}", name),
+    }
+}
+
+impl<'a> Op<'a> {
+    pub(super) fn new(
+        index: usize,
+        op: &'a Operation,
+        svc: &'a Service,
+        paths: &BTreeMap<String, TokenStream>,
+    ) -> Self {
+        let path = |role: &str| paths.get(&schema_name(op, role)).cloned();
+        Op {
+            index,
+            op,
+            svc,
+            ident: ident(&naming::snake_ident(&op.action).unwrap_or_default()),
+            params: path("Params"),
+            input: path("Input"),
+            output: path("Output"),
+            answer: path("ToolAnswer"),
+            item: path("Item"),
+        }
+    }
+
+    fn projects(&self) -> bool {
+        self.op.view.as_ref().is_some_and(|v| v.project)
+    }
+
+    fn presenters(&self) -> &[Presenter] {
+        &self.op.present
+    }
+
+    /// The handler's success type.
+    fn returns(&self) -> TokenStream {
+        let m = &self.ident;
+        let k = &self.op.http_kind;
+        let out = if self.output.is_some() { quote!(#m::Output) } else { quote!(()) };
+        if k.raw_response.is_some() {
+            quote!(::stitchgen_runtime::RawResponse)
+        } else if k.stream.is_some() {
+            quote!(::stitchgen_runtime::ItemStream<#m::Item>)
+        } else if k.response_meta.is_some() {
+            quote!(::stitchgen_runtime::WithMeta<#out>)
+        } else {
+            out
+        }
+    }
+
+    /// `(name: Type, …)` after `&self, ctx`.
+    fn args(&self) -> Vec<(Ident, TokenStream)> {
+        let m = &self.ident;
+        let mut a = Vec::new();
+        if self.params.is_some() {
+            a.push((format_ident!("params"), quote!(#m::Params)));
+        }
+        if self.input.is_some() {
+            a.push((format_ident!("input"), quote!(#m::Input)));
+        }
+        if self.op.http_kind.raw_body {
+            a.push((format_ident!("raw"), quote!(::stitchgen_runtime::RawBody)));
+        }
+        if self.op.http_kind.multipart.is_some() {
+            a.push((format_ident!("upload"), quote!(::stitchgen_runtime::Upload)));
+        }
+        a
+    }
+
+    fn module(&self) -> TokenStream {
+        let m = &self.ident;
+        let d = doc(&self.op.desc);
+        let action = &self.op.action;
+        let mut items = Vec::new();
+        let mut alias = |name: &str, ty: &Option<TokenStream>, what: &str| {
+            if let Some(ty) = ty {
+                let name = format_ident!("{}", name);
+                let text = format!(" {what} of `{action}`.");
+                items.push(quote!(#[doc = #text] pub type #name = #ty;));
+            }
+        };
+        alias("Params", &self.params, "Path parameters");
+        alias("Input", &self.input, "Input");
+        alias("Output", &self.output, "Full output");
+        alias("Item", &self.item, "One stream item");
+        if self.op.view.is_some() {
+            let answer = self.answer.clone().or_else(|| self.output.clone());
+            alias("ToolAnswer", &answer, "Answer on the tool surfaces (the view)");
+        }
+        let uses_types = items.iter().any(|t| t.to_string().contains("types ::"));
+        let import = uses_types.then(|| {
+            quote!(
+                use super::types;
+            )
+        });
+        let def = self.def();
+        let slice = self.slice_static();
+        quote! {
+            #d
+            pub mod #m {
+                #import
+                #(#items)*
+                #slice
+                #[doc = " What the contract declares about this operation."]
+                pub static OPERATION: ::stitchgen_runtime::OperationDef = #def;
+            }
+        }
+    }
+
+    fn schema_text(&self, schema: Option<&Value>) -> TokenStream {
+        match schema {
+            Some(s) => {
+                let v = present::schema(s, self.svc, Style { refs: Refs::Inline, close_objects: false });
+                let text = serde_json::to_string(&v).expect("JSON values serialize");
+                quote!(::core::option::Option::Some(#text))
+            }
+            None => quote!(::core::option::Option::None),
+        }
+    }
+
+    fn def(&self) -> TokenStream {
+        let op = self.op;
+        let (service, action, desc, scope) = (&op.service, &op.action, &op.desc, &op.scope);
+        let kind = match op.kind {
+            OpKind::Contract => quote!(::stitchgen_runtime::OpKind::Contract),
+            OpKind::Runtime => quote!(::stitchgen_runtime::OpKind::Runtime),
+        };
+        let opt = |s: Option<&str>| match s {
+            Some(s) => quote!(::core::option::Option::Some(#s)),
+            None => quote!(::core::option::Option::None),
+        };
+        let method = opt(op.http.as_ref().map(|h| h.method.as_str()));
+        let path = opt(op.http.as_ref().map(|h| h.path.as_str()));
+        let surfaces = op.surfaces.iter().map(|s| match s {
+            Surface::Http => quote!(::stitchgen_runtime::Surface::Http),
+            Surface::Mcp => quote!(::stitchgen_runtime::Surface::Mcp),
+            Surface::Agent => quote!(::stitchgen_runtime::Surface::Agent),
+            Surface::Cli => quote!(::stitchgen_runtime::Surface::Cli),
+        });
+        let tool_name = opt(op.tool_name.as_deref());
+        let annotations_text = op.annotations.as_ref().map(|a| a.to_string());
+        let annotations = opt(annotations_text.as_deref());
+        let param_keys: Vec<String> = op
+            .params
+            .as_ref()
+            .map(|p| present::resolve(p, self.svc))
+            .and_then(|p| p.get("properties")?.as_object().map(|m| m.keys().cloned().collect()))
+            .unwrap_or_default();
+        let params_schema = self.schema_text(op.params.as_ref());
+        let input_schema = self.schema_text(op.input.as_ref());
+        let output_schema = self.schema_text(op.output.as_ref());
+        let view = match &op.view {
+            Some(v) => {
+                let defaults = Value::Object(v.defaults.clone()).to_string();
+                let view_schema = self.schema_text(v.output.as_ref());
+                let project = v.project;
+                let slice = if v.output.is_some() && !v.project {
+                    quote!(::core::option::Option::Some(&SLICE))
+                } else {
+                    quote!(::core::option::Option::None)
+                };
+                quote!(::core::option::Option::Some(::stitchgen_runtime::ViewDef { defaults: #defaults, output_schema: #view_schema, project: #project, slice: #slice }))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            ::stitchgen_runtime::OperationDef {
+                service: #service,
+                action: #action,
+                kind: #kind,
+                description: #desc,
+                method: #method,
+                path: #path,
+                scope: #scope,
+                surfaces: &[#(#surfaces),*],
+                tool_name: #tool_name,
+                annotations: #annotations,
+                param_keys: &[#(#param_keys),*],
+                params_schema: #params_schema,
+                input_schema: #input_schema,
+                output_schema: #output_schema,
+                view: #view,
+            }
+        }
+    }
+
+    /// The field copies of a slice view, as a static plan.
+    fn slice_static(&self) -> Option<TokenStream> {
+        let view = self.op.view.as_ref().filter(|v| !v.project)?;
+        let plan = slice_plan(view.output.as_ref()?, self.svc, &mut Vec::new());
+        Some(quote! {
+            #[doc = " The field copies that turn the full output into the tool answer."]
+            pub static SLICE: ::stitchgen_runtime::SlicePlan = #plan;
+        })
+    }
+
+    fn handler_method(&self) -> TokenStream {
+        let m = &self.ident;
+        let d = doc(&self.op.desc);
+        let args = self.args().into_iter().map(|(n, t)| quote!(#n: #t));
+        let ret = self.returns();
+        quote! {
+            #d
+            fn #m(&self, ctx: &::stitchgen_runtime::Ctx #(, #args)*) -> impl ::core::future::Future<Output = ::core::result::Result<#ret, ::stitchgen_runtime::AppError>> + ::core::marker::Send;
+        }
+    }
+
+    fn view_method(&self) -> Option<TokenStream> {
+        if !self.projects() {
+            return None;
+        }
+        let m = &self.ident;
+        let input = if self.input.is_some() { quote!(#m::Input) } else { quote!(()) };
+        let text = format!(
+            " The tool view of `{}`: computes the tool answer from the full output. Pure and synchronous.",
+            self.op.action
+        );
+        Some(quote! {
+            #[doc = #text]
+            fn #m(full: &#m::Output, call: &::stitchgen_runtime::ViewCall<#input>) -> #m::ToolAnswer;
+        })
+    }
+
+    fn presenter_methods(&self) -> Vec<TokenStream> {
+        let m = &self.ident;
+        self.presenters()
+            .iter()
+            .map(|p| {
+                let (suffix, what) = match p {
+                    Presenter::Mcp => ("mcp", "MCP: content blocks and `_meta` beside `structuredContent`"),
+                    Presenter::Agent => ("agent", "the agent surface: what the model reads"),
+                };
+                let name = format_ident!("{}_{}", m.to_string().trim_start_matches("r#"), suffix);
+                let text =
+                    format!(" Presents `{}` on {what}; runs after a successful, validated call.", self.op.action);
+                quote! {
+                    #[doc = #text]
+                    fn #name(output: &#m::Output) -> ::stitchgen_runtime::Presentation;
+                }
+            })
+            .collect()
+    }
+
+    fn dispatch_arm(&self) -> TokenStream {
+        let m = &self.ident;
+        let i = self.index;
+        let private = quote!(::stitchgen_runtime::__private);
+        let mut lets = Vec::new();
+        let mut names = Vec::new();
+        if self.params.is_some() {
+            lets.push(quote!(let params: #m::Params = #private::parse_args(call.params, "params")?;));
+            names.push(quote!(params));
+        }
+        if self.input.is_some() {
+            lets.push(quote!(let input: #m::Input = #private::parse_args(call.input, "input")?;));
+            names.push(quote!(input));
+        }
+        if self.op.http_kind.raw_body {
+            lets.push(quote!(let raw = call.raw_body.unwrap_or_default();));
+            names.push(quote!(raw));
+        }
+        if self.op.http_kind.multipart.is_some() {
+            lets.push(quote!(let upload = call.upload.unwrap_or_default();));
+            names.push(quote!(upload));
+        }
+        if self.projects() {
+            lets.push(if self.input.is_some() {
+                quote!(let view_input = input.clone();)
+            } else {
+                quote!(let view_input = ();)
+            });
+        }
+        let k = &self.op.http_kind;
+        let answer = if k.raw_response.is_some() {
+            quote!(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null).with_payload(::stitchgen_runtime::HttpPayload::Raw(out)))
+        } else if k.stream.is_some() {
+            quote!(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null).with_payload(::stitchgen_runtime::HttpPayload::Stream(::stitchgen_runtime::json_stream(out))))
+        } else if k.response_meta.is_some() {
+            quote!(::stitchgen_runtime::Answer::new(#private::to_answer(&out.body)?).with_payload(::stitchgen_runtime::HttpPayload::Headers(out.headers)))
+        } else if self.projects() {
+            quote! {
+                ::stitchgen_runtime::Answer::new(#private::to_answer(&out)?).with_projection(move || {
+                    #private::to_answer(&<H as Views>::#m(&out, &::stitchgen_runtime::ViewCall { input: view_input }))
+                })
+            }
+        } else if !self.presenters().is_empty() {
+            let arms = self.presenters().iter().map(|p| {
+                let (surface, suffix) = match p {
+                    Presenter::Mcp => (quote!(::stitchgen_runtime::Surface::Mcp), "mcp"),
+                    Presenter::Agent => (quote!(::stitchgen_runtime::Surface::Agent), "agent"),
+                };
+                let name = format_ident!("{}_{}", m.to_string().trim_start_matches("r#"), suffix);
+                quote!(#surface => ::core::option::Option::Some(<H as Presenters>::#name(&out)),)
+            });
+            quote! {
+                ::stitchgen_runtime::Answer::new(#private::to_answer(&out)?).with_presenter(move |surface| match surface {
+                    #(#arms)*
+                    _ => ::core::option::Option::None,
+                })
+            }
+        } else if self.output.is_none() {
+            // No output: the handler returns `()` and HTTP answers 204.
+            return quote! {
+                #i => ::std::boxed::Box::pin(async move {
+                    #(#lets)*
+                    self.0.#m(ctx #(, #names)*).await?;
+                    ::core::result::Result::Ok(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null))
+                }),
+            };
+        } else {
+            quote!(::stitchgen_runtime::Answer::new(#private::to_answer(&out)?))
+        };
+        quote! {
+            #i => ::std::boxed::Box::pin(async move {
+                #(#lets)*
+                let out = self.0.#m(ctx #(, #names)*).await?;
+                ::core::result::Result::Ok(#answer)
+            }),
+        }
+    }
+}
+
+/// The slice plan of a view schema: the declared properties of every object, recursively.
+fn slice_plan(view: &Value, svc: &Service, stack: &mut Vec<String>) -> TokenStream {
+    let name = view
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix(crate::schema::TYPES_PREFIX))
+        .map(str::to_owned);
+    if let Some(n) = &name {
+        // A recursive type is copied whole below its first level.
+        if stack.contains(n) {
+            return quote!(::stitchgen_runtime::SlicePlan::Keep);
+        }
+        stack.push(n.clone());
+    }
+    let v = present::resolve(view, svc);
+    let plan = if let Some(props) = v.get("properties").and_then(Value::as_object) {
+        let fields = props.iter().map(|(k, s)| {
+            let p = slice_plan(s, svc, stack);
+            quote!((#k, #p))
+        });
+        quote!(::stitchgen_runtime::SlicePlan::Object(&[#(#fields),*]))
+    } else if let Some(items) = v.get("items") {
+        let p = slice_plan(items, svc, stack);
+        quote!(::stitchgen_runtime::SlicePlan::Array(&#p))
+    } else {
+        quote!(::stitchgen_runtime::SlicePlan::Keep)
+    };
+    if name.is_some() {
+        stack.pop();
+    }
+    plan
+}
+
+/// Everything after `types`: operation modules, traits, dispatch, catalog and constructor.
+pub(super) fn body(svc: &Service, ops: &[Op<'_>]) -> TokenStream {
+    let modules = ops.iter().map(Op::module);
+    let handler_methods = ops.iter().map(Op::handler_method);
+    let view_methods: Vec<TokenStream> = ops.iter().filter_map(Op::view_method).collect();
+    let presenter_methods: Vec<TokenStream> = ops.iter().flat_map(Op::presenter_methods).collect();
+    let arms = ops.iter().map(Op::dispatch_arm);
+    let catalog = ops.iter().map(|o| {
+        let m = &o.ident;
+        quote!(&#m::OPERATION)
+    });
+    let name = &svc.name;
+    let handler_doc = format!(" The `{name}` service's handlers: one async method per endpoint and runtime tool.");
+    let mut bounds = vec![quote!(Handler)];
+    let views = (!view_methods.is_empty()).then(|| {
+        bounds.push(quote!(Views));
+        let text = format!(" Tool views of the `{name}` service with `project: true`: pure, synchronous projections (no `self`, no context).");
+        quote! {
+            #[doc = #text]
+            pub trait Views {
+                #(#view_methods)*
+            }
+        }
+    });
+    let presenters = (!presenter_methods.is_empty()).then(|| {
+        bounds.push(quote!(Presenters));
+        let text = format!(" Presenters of the `{name}` service's runtime tools.");
+        quote! {
+            #[doc = #text]
+            pub trait Presenters {
+                #(#presenter_methods)*
+            }
+        }
+    });
+    let bounds = quote!(#(#bounds)+*);
+    quote! {
+        #(#modules)*
+
+        #[doc = #handler_doc]
+        pub trait Handler: ::core::marker::Send + ::core::marker::Sync + 'static {
+            #(#handler_methods)*
+        }
+
+        #views
+        #presenters
+
+        /// Every operation of the service, in declaration order.
+        pub static CATALOG: &[&::stitchgen_runtime::OperationDef] = &[#(#catalog),*];
+
+        struct Glue<H>(H);
+
+        impl<H: #bounds> ::stitchgen_runtime::Dispatch for Glue<H> {
+            fn call<'a>(
+                &'a self,
+                op: usize,
+                ctx: &'a ::stitchgen_runtime::Ctx,
+                call: ::stitchgen_runtime::Call,
+            ) -> ::stitchgen_runtime::BoxFuture<'a, ::core::result::Result<::stitchgen_runtime::Answer, ::stitchgen_runtime::AppError>> {
+                let _ = (&ctx, &call);
+                match op {
+                    #(#arms)*
+                    _ => ::std::boxed::Box::pin(async move {
+                        ::core::result::Result::Err(::stitchgen_runtime::AppError::new(::stitchgen_runtime::ErrorCode::NotFound, "no such operation"))
+                    }),
+                }
+            }
+        }
+
+        /// Turns a handler into the runtime's service, which every adapter mounts.
+        pub fn service<H: #bounds>(handler: H) -> ::stitchgen_runtime::Service {
+            ::stitchgen_runtime::Service::new(CATALOG, Glue(handler))
+        }
+    }
+}

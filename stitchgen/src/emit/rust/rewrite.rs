@@ -1,0 +1,186 @@
+//! Post-processing of typify's output: every crate it names is reached through the runtime's
+//! re-exports, serde derives are told where serde is, and every public item gets a doc comment,
+//! so the module compiles under `#![deny(warnings, missing_docs)]` with `stitchgen-runtime` alone.
+
+use proc_macro2::{Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
+
+/// Crates typify names directly.
+const ROUTED: &[&str] = &["serde", "serde_json", "chrono", "uuid", "regress"];
+
+/// Path segments that may stand before a `::` without continuing a path.
+const KEYWORDS: &[&str] = &[
+    "as", "dyn", "impl", "for", "where", "in", "mut", "pub", "return", "let", "const", "static", "type", "fn", "ref",
+    "move", "else", "match", "if",
+];
+
+/// The runtime path every routed crate is reached through.
+pub(super) const PRIVATE: &str = "::stitchgen_runtime::__private";
+
+/// Rewrites `::serde::…` (and the other routed crates) to `::stitchgen_runtime::__private::serde::…`,
+/// in code and in the string paths of `#[serde(...)]` attributes.
+pub(super) fn route(tokens: TokenStream) -> TokenStream {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let leading = is_path_sep(&tokens, i)
+            && matches!(tokens.get(i + 2), Some(TokenTree::Ident(id)) if ROUTED.contains(&id.to_string().as_str()))
+            && !continues_path(out.last());
+        if leading {
+            out.extend(private_prefix());
+        }
+        out.push(match &tokens[i] {
+            TokenTree::Group(g) => {
+                let mut ng = Group::new(g.delimiter(), route(g.stream()));
+                ng.set_span(g.span());
+                TokenTree::Group(ng)
+            }
+            TokenTree::Literal(l) => route_literal(l),
+            other => other.clone(),
+        });
+        i += 1;
+    }
+    out.into_iter().collect()
+}
+
+fn is_path_sep(tokens: &[TokenTree], i: usize) -> bool {
+    matches!((tokens.get(i), tokens.get(i + 1)), (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':')
+}
+
+/// Whether a `::` after `prev` continues a path (`Foo::serde`) rather than starting one. After
+/// `>` it starts one: `impl<'de> ::serde::Deserialize<'de>`; no type has an item named after a
+/// routed crate.
+fn continues_path(prev: Option<&TokenTree>) -> bool {
+    matches!(prev, Some(TokenTree::Ident(id)) if !KEYWORDS.contains(&id.to_string().as_str()))
+}
+
+/// `::stitchgen_runtime::__private` as tokens (the caller's `::` follows).
+fn private_prefix() -> Vec<TokenTree> {
+    let mut v = Vec::new();
+    for seg in ["stitchgen_runtime", "__private"] {
+        v.push(TokenTree::Punct(Punct::new(':', Spacing::Joint)));
+        v.push(TokenTree::Punct(Punct::new(':', Spacing::Alone)));
+        v.push(TokenTree::Ident(Ident::new(seg, Span::call_site())));
+    }
+    v
+}
+
+fn route_literal(l: &Literal) -> TokenTree {
+    let text = l.to_string();
+    for krate in ROUTED {
+        let from = format!("\"::{krate}::");
+        if text.starts_with(&from) {
+            let routed = text.replacen(&from, &format!("\"{PRIVATE}::{krate}::"), 1);
+            if let Ok(TokenTree::Literal(lit)) =
+                routed.parse::<TokenStream>().map(|s| s.into_iter().next().expect("one token"))
+            {
+                return TokenTree::Literal(lit);
+            }
+        }
+    }
+    TokenTree::Literal(l.clone())
+}
+
+/// Adds `#[serde(crate = "...")]` to items deriving serde traits, and a doc comment to every
+/// public item, field and variant that has none.
+pub(super) fn finish(file: &mut syn::File) {
+    use syn::visit_mut::VisitMut;
+    Finisher.visit_file_mut(file);
+}
+
+struct Finisher;
+
+fn has_doc(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("doc"))
+}
+
+fn doc(text: &str) -> syn::Attribute {
+    let text = format!(" {text}");
+    syn::parse_quote!(#[doc = #text])
+}
+
+fn derives_serde(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().filter(|a| a.path().is_ident("derive")).any(|a| {
+        let text = a.meta.to_token_stream_string();
+        text.contains("Serialize") || text.contains("Deserialize")
+    })
+}
+
+trait TokenText {
+    fn to_token_stream_string(&self) -> String;
+}
+
+impl<T: quote::ToTokens> TokenText for T {
+    fn to_token_stream_string(&self) -> String {
+        self.to_token_stream().to_string()
+    }
+}
+
+/// The name a field or variant has in JSON: its serde rename, else its identifier.
+fn json_name(attrs: &[syn::Attribute], ident: &str) -> String {
+    for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let text = a.meta.to_token_stream_string();
+        if let Some(rest) = text.split("rename = \"").nth(1)
+            && let Some(name) = rest.split('"').next()
+        {
+            return name.to_owned();
+        }
+    }
+    ident.trim_start_matches("r#").to_owned()
+}
+
+impl syn::visit_mut::VisitMut for Finisher {
+    fn visit_item_struct_mut(&mut self, s: &mut syn::ItemStruct) {
+        if derives_serde(&s.attrs) {
+            let krate = format!("{PRIVATE}::serde");
+            s.attrs.push(syn::parse_quote!(#[serde(crate = #krate)]));
+        }
+        if !has_doc(&s.attrs) {
+            s.attrs.insert(0, doc(&format!("`{}`.", s.ident)));
+        }
+        for f in s.fields.iter_mut().filter(|f| matches!(f.vis, syn::Visibility::Public(_))) {
+            if !has_doc(&f.attrs)
+                && let Some(ident) = &f.ident
+            {
+                f.attrs.insert(0, doc(&format!("The `{}` property.", json_name(&f.attrs, &ident.to_string()))));
+            }
+        }
+        syn::visit_mut::visit_item_struct_mut(self, s);
+    }
+
+    fn visit_item_enum_mut(&mut self, e: &mut syn::ItemEnum) {
+        if derives_serde(&e.attrs) {
+            let krate = format!("{PRIVATE}::serde");
+            e.attrs.push(syn::parse_quote!(#[serde(crate = #krate)]));
+        }
+        if !has_doc(&e.attrs) {
+            e.attrs.insert(0, doc(&format!("`{}`.", e.ident)));
+        }
+        for v in &mut e.variants {
+            if !has_doc(&v.attrs) {
+                let name = json_name(&v.attrs, &v.ident.to_string());
+                v.attrs.insert(0, doc(&format!("`{name}`.")));
+            }
+            for f in v.fields.iter_mut() {
+                if !has_doc(&f.attrs)
+                    && let Some(ident) = &f.ident
+                {
+                    f.attrs.insert(0, doc(&format!("The `{}` property.", json_name(&f.attrs, &ident.to_string()))));
+                }
+            }
+        }
+        syn::visit_mut::visit_item_enum_mut(self, e);
+    }
+
+    fn visit_item_type_mut(&mut self, t: &mut syn::ItemType) {
+        if !has_doc(&t.attrs) {
+            t.attrs.insert(0, doc(&format!("`{}`.", t.ident)));
+        }
+    }
+
+    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+        if matches!(f.vis, syn::Visibility::Public(_)) && !has_doc(&f.attrs) {
+            f.attrs.insert(0, doc(&format!("`{}`.", f.sig.ident)));
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! Rust types for a service's schemas through typify, every path routed through the runtime.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use serde_json::Value;
+use typify::{TypeSpace, TypeSpaceSettings};
+
+use crate::model::Service;
+
+/// The generated `types` module, and the Rust type of each operation schema by name.
+pub struct Types {
+    /// Items of the `types` module.
+    pub items: TokenStream,
+    /// `ListInput` → the type as named from an operation module that imports `super::types`.
+    pub paths: BTreeMap<String, TokenStream>,
+}
+
+/// The JSON Schema typify reads (draft 7 through schemars 0.8): contract references point at
+/// definitions by their last segment, which is what typify resolves.
+fn schemars(v: &Value) -> schemars08::schema::Schema {
+    serde_json::from_value(v.clone()).expect("a checked contract schema is a JSON Schema")
+}
+
+/// Builds the type space: shared types first (they may refer to each other), then every named
+/// operation schema.
+pub fn generate(svc: &Service, named: &[(String, Value)]) -> Result<Types, String> {
+    let mut settings = TypeSpaceSettings::default();
+    settings.with_struct_builder(false).with_type_mod("types").with_map_type("::std::collections::BTreeMap");
+    let mut space = TypeSpace::new(&settings);
+    space.add_ref_types(svc.types.iter().map(|(n, s)| (n.clone(), schemars(s)))).map_err(|e| e.to_string())?;
+    let mut paths = BTreeMap::new();
+    for (name, schema) in named {
+        let id = space.add_type_with_name(&schemars(schema), Some(name.clone())).map_err(|e| format!("{name}: {e}"))?;
+        let ty = space.get_type(&id).map_err(|e| e.to_string())?;
+        paths.insert(name.clone(), ty.ident());
+    }
+    Ok(Types { items: space.to_stream(), paths })
+}

@@ -1,0 +1,297 @@
+//! The runner with real handler implementations: the same parse, validation, view and error
+//! semantics on every surface.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::{Value, json};
+use stitchgen_generated_tests::people::{self, count, create, delete, get, list, types, update};
+use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Presentation, Service, Surface, ViewCall};
+
+/// A small directory whose records carry personal fields.
+struct Directory {
+    people: Vec<types::Person>,
+    /// When set, `get` answers with an email the contract's `format: email` refuses.
+    break_output: AtomicBool,
+}
+
+thread_local! {
+    /// When set, the `list` projection panics. Per thread: each test runs on its own.
+    static PANIC_IN_PROJECTION: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn person(id: &str, name: &str, team: &str) -> types::Person {
+    types::Person {
+        id: id.into(),
+        name: name.parse().unwrap(),
+        email: format!("{id}@example.com"),
+        phone: Some("+1 555 0100".into()),
+        address: Some(types::Address { street: Some("1 Main St".into()), city: "Springfield".into() }),
+        team: team.into(),
+    }
+}
+
+fn directory() -> Directory {
+    Directory {
+        people: vec![person("p1", "Ada", "core"), person("p2", "Grace", "core"), person("p3", "Linus", "kernel")],
+        break_output: AtomicBool::new(false),
+    }
+}
+
+impl people::Handler for Directory {
+    async fn list(&self, _ctx: &Ctx, input: list::Input) -> Result<list::Output, AppError> {
+        let limit = input.limit.map_or(usize::MAX, |l| l.get() as usize);
+        let selected: Vec<_> =
+            self.people.iter().filter(|p| input.team.as_ref().is_none_or(|t| &p.team == t)).cloned().collect();
+        let total = selected.len() as u64;
+        Ok(types::ListOutput { people: selected.into_iter().take(limit).collect(), total })
+    }
+
+    async fn get(&self, _ctx: &Ctx, params: get::Params) -> Result<get::Output, AppError> {
+        let mut p = self
+            .people
+            .iter()
+            .find(|p| p.id == params.id)
+            .cloned()
+            .ok_or_else(|| AppError::new(ErrorCode::NotFound, format!("no person `{}`", params.id)))?;
+        if self.break_output.load(Ordering::SeqCst) {
+            p.email = "not an email".into();
+        }
+        Ok(p)
+    }
+
+    async fn create(&self, _ctx: &Ctx, input: create::Input) -> Result<create::Output, AppError> {
+        Ok(types::Person {
+            id: "p9".into(),
+            name: input.name.to_string().parse().unwrap(),
+            email: input.email,
+            phone: input.phone,
+            address: input.address,
+            team: input.team,
+        })
+    }
+
+    async fn update(
+        &self,
+        _ctx: &Ctx,
+        params: update::Params,
+        input: update::Input,
+    ) -> Result<update::Output, AppError> {
+        let p = self
+            .people
+            .iter()
+            .find(|p| p.id == params.id)
+            .ok_or_else(|| AppError::new(ErrorCode::NotFound, "no such person"))?;
+        Ok(types::Card {
+            id: p.id.clone(),
+            name: input.name.map_or_else(|| p.name.to_string(), |n| n.to_string()),
+            team: input.team.unwrap_or_else(|| p.team.clone()),
+        })
+    }
+
+    async fn delete(&self, _ctx: &Ctx, _params: delete::Params) -> Result<(), AppError> {
+        Ok(())
+    }
+
+    async fn count(&self, _ctx: &Ctx, input: count::Input) -> Result<count::Output, AppError> {
+        Ok(types::CountOutput {
+            count: self.people.iter().filter(|p| input.team.as_ref().is_none_or(|t| &p.team == t)).count() as u64,
+        })
+    }
+}
+
+impl people::Views for Directory {
+    fn list(full: &list::Output, call: &ViewCall<list::Input>) -> list::ToolAnswer {
+        assert!(call.input.limit.is_some(), "the view default reached the handler's input");
+        if PANIC_IN_PROJECTION.get() {
+            panic!("projection bug");
+        }
+        let people = full
+            .people
+            .iter()
+            .map(|p| types::Card { id: p.id.clone(), name: p.name.to_string(), team: p.team.clone() })
+            .collect();
+        types::ListToolAnswer { people, total: full.total as i64 }
+    }
+}
+
+impl people::Presenters for Directory {
+    fn count_mcp(output: &count::Output) -> Presentation {
+        Presentation {
+            content: vec![json!({ "type": "text", "text": format!("{} people", output.count) })],
+            ..Presentation::default()
+        }
+    }
+    fn count_agent(output: &count::Output) -> Presentation {
+        Presentation { content: vec![json!(format!("There are {} people.", output.count))], ..Presentation::default() }
+    }
+}
+
+fn service() -> Service {
+    people::service(directory())
+}
+
+fn op(svc: &Service, action: &str) -> usize {
+    svc.operations().iter().position(|o| o.action == action).unwrap()
+}
+
+async fn http(svc: &Service, action: &str, params: Value, input: Value) -> Result<Value, AppError> {
+    let to_map = |v: Value| v.as_object().cloned().unwrap_or_default();
+    svc.call_http(op(svc, action), to_map(params), to_map(input), Call::default(), &Ctx::anonymous())
+        .await
+        .map(|a| a.value)
+}
+
+#[tokio::test]
+async fn view_defaults_are_applied_and_parsed_by_the_input_schema() {
+    let svc = service();
+    // No `limit` given: the view default (20) is merged before the parse; the projection asserts
+    // the handler's input carried it.
+    let out = svc.call_tool(Surface::Mcp, "list_people", json!({}), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(out.value["total"], 3);
+    // An explicit value wins, and the contract's own schema still parses it: 0 is below minimum.
+    let err = svc.call_tool(Surface::Mcp, "list_people", json!({ "limit": 0 }), &Ctx::anonymous()).await.unwrap_err();
+    assert_eq!(err.code, "VALIDATION_ERROR");
+    let details = err.details.unwrap();
+    let message = details["message"].as_str().unwrap();
+    assert!(message.starts_with("Invalid input: /limit: "), "{message}");
+    assert_eq!(details["errors"][0]["path"], "/limit");
+}
+
+#[tokio::test]
+async fn params_are_validated_separately() {
+    let svc = service();
+    let err = svc.call_tool(Surface::Mcp, "get_person", json!({ "id": 7 }), &Ctx::anonymous()).await.unwrap_err();
+    assert_eq!(err.code, "VALIDATION_ERROR");
+    assert!(err.details.unwrap()["message"].as_str().unwrap().starts_with("Invalid params: /id: "));
+}
+
+#[tokio::test]
+async fn tool_answers_are_cards_and_http_answers_are_full_records() {
+    let svc = service();
+    let card =
+        svc.call_tool(Surface::Mcp, "list_people", json!({ "team": "core" }), &Ctx::anonymous()).await.unwrap().value;
+    assert_eq!(
+        card,
+        json!({ "people": [{ "id": "p1", "name": "Ada", "team": "core" }, { "id": "p2", "name": "Grace", "team": "core" }], "total": 2 })
+    );
+    let full = http(&svc, "list", json!({}), json!({ "team": "core" })).await.unwrap();
+    assert_eq!(full["people"][0]["email"], "p1@example.com");
+    assert_eq!(full["people"][0]["address"]["city"], "Springfield");
+    // HTTP applies no view default: every core person, no limit.
+    assert_eq!(full["people"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_slice_drops_exactly_the_undeclared_fields() {
+    let svc = service();
+    let full = http(&svc, "get", json!({ "id": "p3" }), json!({})).await.unwrap();
+    let card =
+        svc.call_tool(Surface::Agent, "get_person", json!({ "id": "p3" }), &Ctx::anonymous()).await.unwrap().value;
+    let kept: Vec<&String> = card.as_object().unwrap().keys().collect();
+    assert_eq!(kept, ["id", "name", "team"]);
+    for (k, v) in card.as_object().unwrap() {
+        assert_eq!(&full[k], v, "{k} copied unchanged");
+    }
+    let dropped: Vec<&String> =
+        full.as_object().unwrap().keys().filter(|k| !card.as_object().unwrap().contains_key(*k)).collect();
+    assert_eq!(dropped, ["address", "email", "phone"]);
+}
+
+#[tokio::test]
+async fn the_http_surface_answers_identically_with_and_without_a_view() {
+    let svc = service();
+    // `get` has a view, `create`'s answer type has none; both answer HTTP with the full record.
+    let got = http(&svc, "get", json!({ "id": "p1" }), json!({})).await.unwrap();
+    assert_eq!(got, serde_json::to_value(person("p1", "Ada", "core")).unwrap());
+    let created = http(&svc, "create", json!({}), json!({ "name": "Ken", "email": "ken@example.com", "team": "os" }))
+        .await
+        .unwrap();
+    assert_eq!(created["email"], "ken@example.com");
+}
+
+#[tokio::test]
+async fn an_output_that_breaks_its_schema_is_an_internal_error() {
+    let dir = directory();
+    dir.break_output.store(true, Ordering::SeqCst);
+    let svc = people::service(dir);
+    let err = http(&svc, "get", json!({ "id": "p1" }), json!({})).await.unwrap_err();
+    assert_eq!(err.code, "INTERNAL_SERVER_ERROR");
+    assert_eq!(err.status, 500);
+    let err = svc.call_tool(Surface::Mcp, "get_person", json!({ "id": "p1" }), &Ctx::anonymous()).await.unwrap_err();
+    assert_eq!(err.code, "INTERNAL_SERVER_ERROR");
+}
+
+#[tokio::test]
+async fn a_panicking_projection_is_an_internal_error_and_the_next_call_succeeds() {
+    let svc = service();
+    PANIC_IN_PROJECTION.set(true);
+    let err = svc.call_tool(Surface::Cli, "list_people", json!({}), &Ctx::anonymous()).await.unwrap_err();
+    PANIC_IN_PROJECTION.set(false);
+    assert_eq!(err.code, "INTERNAL_SERVER_ERROR");
+    let ok = svc.call_tool(Surface::Cli, "list_people", json!({}), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(ok.value["total"], 3);
+}
+
+#[tokio::test]
+async fn runtime_tools_run_through_the_same_runner() {
+    let svc = service();
+    let out = svc.call_tool(Surface::Mcp, "count_people", json!({ "team": "core" }), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(out.value, json!({ "count": 2 }));
+    assert_eq!(out.presentation.unwrap().content[0]["text"], "2 people");
+    let agent = svc.call_tool(Surface::Agent, "count_people", json!({}), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(agent.presentation.unwrap().content[0], "There are 3 people.");
+    // Same validation as any tool.
+    let err = svc.call_tool(Surface::Mcp, "count_people", json!({ "team": 5 }), &Ctx::anonymous()).await.unwrap_err();
+    assert_eq!(err.code, "VALIDATION_ERROR");
+}
+
+#[tokio::test]
+async fn unknown_tools_and_non_object_arguments() {
+    let svc = service();
+    assert_eq!(
+        svc.call_tool(Surface::Mcp, "no_such_tool", json!({}), &Ctx::anonymous()).await.unwrap_err().code,
+        "NOT_FOUND"
+    );
+    // `create_person` is on MCP and AGENT, not on CLI.
+    assert_eq!(
+        svc.call_tool(Surface::Cli, "create_person", json!({}), &Ctx::anonymous()).await.unwrap_err().code,
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        svc.call_tool(Surface::Mcp, "list_people", json!([1]), &Ctx::anonymous()).await.unwrap_err().code,
+        "VALIDATION_ERROR"
+    );
+    // A handler error keeps its code.
+    let err =
+        svc.call_tool(Surface::Mcp, "get_person", json!({ "id": "nobody" }), &Ctx::anonymous()).await.unwrap_err();
+    assert_eq!((err.code.as_str(), err.status), ("NOT_FOUND", 404));
+}
+
+#[tokio::test]
+async fn the_scope_gate_fails_closed() {
+    // `delete` is scoped `admin`; the others are public.
+    let svc = service();
+    let args = || json!({ "id": "p1" });
+    let err = svc.call_tool(Surface::Mcp, "delete_person", args(), &Ctx::anonymous()).await.unwrap_err();
+    assert_eq!(err.code, "UNAUTHORIZED");
+    let err =
+        svc.call_tool(Surface::Mcp, "delete_person", args(), &Ctx::with_identity("u1", ["reader"])).await.unwrap_err();
+    assert_eq!(err.code, "FORBIDDEN");
+    svc.call_tool(Surface::Mcp, "delete_person", args(), &Ctx::with_identity("u1", ["admin"])).await.unwrap();
+    assert!(svc.call_tool(Surface::Mcp, "list_people", json!({}), &Ctx::anonymous()).await.is_ok());
+
+    // An application gate decides for identified callers.
+    let gated = people::service(directory()).with_scope_gate(|ctx, op| match &ctx.identity {
+        Some(id) if id.subject == "root" => Ok(()),
+        _ => Err(AppError::new(ErrorCode::Forbidden, format!("only root may call `{}`", op.action))),
+    });
+    assert!(
+        gated
+            .call_tool(Surface::Mcp, "delete_person", args(), &Ctx::with_identity("root", Vec::<String>::new()))
+            .await
+            .is_ok()
+    );
+    let err =
+        gated.call_tool(Surface::Mcp, "delete_person", args(), &Ctx::with_identity("u2", ["admin"])).await.unwrap_err();
+    assert_eq!(err.code, "FORBIDDEN");
+}
