@@ -38,6 +38,19 @@ impl Target {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Markdown,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FailOn {
+    Breaking,
+    Warning,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum Color {
     Auto,
     Always,
@@ -51,6 +64,12 @@ enum Command {
         /// Contract files (`*.stitch.yaml`).
         #[arg(required = true, value_name = "CONTRACT")]
         contracts: Vec<PathBuf>,
+        /// Fail when this committed surface snapshot is stale.
+        #[arg(long, value_name = "FILE")]
+        snapshot: Option<PathBuf>,
+        /// Fail when the generated files checked in under DIR are stale.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
         #[command(flatten)]
         target: Target,
     },
@@ -62,6 +81,26 @@ enum Command {
         /// Output directory (created if missing).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Where to write the surface snapshot (default: DIR/surface.snapshot.json).
+        #[arg(long, value_name = "FILE")]
+        snapshot: Option<PathBuf>,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Classify every change between two sets of contracts, per consumer.
+    Diff {
+        /// The old side: contract files or `git:REF:PATH`, comma-separated for several.
+        #[arg(value_name = "OLD")]
+        old: String,
+        /// The new side, written the same way.
+        #[arg(value_name = "NEW")]
+        new: String,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Exit 1 when a change at or above this level exists.
+        #[arg(long, value_enum, value_name = "LEVEL")]
+        fail_on: Option<FailOn>,
         #[command(flatten)]
         target: Target,
     },
@@ -85,8 +124,16 @@ pub fn main() -> ExitCode {
         Color::Auto => ColorChoice::Never,
     };
     match cli.command {
-        Command::Check { contracts, target } => check(&contracts, &target.options(), color),
-        Command::Generate { contracts, out, target } => generate(&contracts, &out, &target.options(), color),
+        Command::Check { contracts, snapshot, out, target } => {
+            check(&contracts, snapshot.as_deref(), out.as_deref(), &target.options(), color)
+        }
+        Command::Generate { contracts, out, snapshot, target } => {
+            let snapshot = snapshot.unwrap_or_else(|| out.join("surface.snapshot.json"));
+            generate(&contracts, &out, &snapshot, &target.options(), color)
+        }
+        Command::Diff { old, new, format, fail_on, target } => {
+            diff(&old, &new, format, fail_on, &target.options(), color)
+        }
         Command::Schema => {
             print!("{}", crate::dsl::schema_json());
             ExitCode::SUCCESS
@@ -94,20 +141,13 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn check(contracts: &[PathBuf], options: &crate::Options, color: ColorChoice) -> ExitCode {
-    let checked = match crate::check_files_with(contracts, options) {
-        Ok(c) => c,
-        Err(e) => return usage_error(&e),
-    };
-    if let Some(code) = report(&checked, color) {
-        return code;
-    }
-    let n = checked.contracts.len();
-    eprintln!("ok: {n} contract{} checked", plural(n));
-    ExitCode::SUCCESS
-}
-
-fn generate(contracts: &[PathBuf], out: &Path, options: &crate::Options, color: ColorChoice) -> ExitCode {
+fn check(
+    contracts: &[PathBuf],
+    snapshot: Option<&Path>,
+    out: Option<&Path>,
+    options: &crate::Options,
+    color: ColorChoice,
+) -> ExitCode {
     let generated = match crate::generate(contracts, options) {
         Ok(g) => g,
         Err(e) => return usage_error(&e),
@@ -115,7 +155,73 @@ fn generate(contracts: &[PathBuf], out: &Path, options: &crate::Options, color: 
     if let Some(code) = report(&generated.checked, color) {
         return code;
     }
-    match crate::out::write_all(out, &generated.artifacts) {
+    let mut stale = false;
+    if let Some(path) = snapshot {
+        let committed = std::fs::read(path).ok();
+        if let Err(why) = crate::snapshot::stale::compare(committed.as_deref(), &generated.snapshot) {
+            stale = true;
+            let shown = crate::source::display_path(path);
+            eprintln!("error: the surface snapshot `{shown}` is stale\n{why}");
+            eprintln!(
+                "help: run `stitchgen generate {} --out DIR --snapshot {shown}` and commit the result",
+                args(contracts)
+            );
+        }
+    }
+    if let Some(dir) = out {
+        for a in &generated.artifacts {
+            let path = dir.join(&a.name);
+            if std::fs::read(&path).ok().as_deref() != Some(a.bytes.as_slice()) {
+                stale = true;
+                eprintln!("error: `{}` is stale or missing", crate::source::display_path(&path));
+            }
+        }
+        if stale {
+            eprintln!(
+                "help: run `stitchgen generate {} --out {}` and commit the result",
+                args(contracts),
+                crate::source::display_path(dir)
+            );
+        }
+    }
+    if stale {
+        return ExitCode::from(FINDINGS);
+    }
+    let n = generated.checked.contracts.len();
+    eprintln!("ok: {n} contract{} checked", plural(n));
+    ExitCode::SUCCESS
+}
+
+fn args(contracts: &[PathBuf]) -> String {
+    contracts.iter().map(|c| crate::source::display_path(c)).collect::<Vec<_>>().join(" ")
+}
+
+fn generate(
+    contracts: &[PathBuf],
+    out: &Path,
+    snapshot: &Path,
+    options: &crate::Options,
+    color: ColorChoice,
+) -> ExitCode {
+    let generated = match crate::generate(contracts, options) {
+        Ok(g) => g,
+        Err(e) => return usage_error(&e),
+    };
+    if let Some(code) = report(&generated.checked, color) {
+        return code;
+    }
+    let written = crate::out::write_all(out, &generated.artifacts).and_then(|mut r| {
+        let parent = snapshot.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::create_dir_all(parent)?;
+        let name = crate::source::display_path(snapshot);
+        if crate::out::write_if_changed(snapshot, &generated.snapshot)? {
+            r.written.push(name)
+        } else {
+            r.unchanged.push(name)
+        }
+        Ok(r)
+    });
+    match written {
         Ok(r) => {
             let dir = crate::source::display_path(out);
             eprintln!(
@@ -128,6 +234,64 @@ fn generate(contracts: &[PathBuf], out: &Path, options: &crate::Options, color: 
         }
         Err(e) => usage_error(&e),
     }
+}
+
+fn diff(
+    old: &str,
+    new: &str,
+    format: Format,
+    fail_on: Option<FailOn>,
+    options: &crate::Options,
+    color: ColorChoice,
+) -> ExitCode {
+    let (old, new) = match (side(old), side(new)) {
+        (Ok(o), Ok(n)) => (o, n),
+        (Err(e), _) | (_, Err(e)) => return usage_error(&e),
+    };
+    let diffed = crate::diff(&old, &new, options);
+    for checked in [&diffed.old, &diffed.new] {
+        if let Some(code) = report(checked, color) {
+            return code;
+        }
+    }
+    let changes = &diffed.changes;
+    let text = match format {
+        Format::Text => crate::diff::report::text(changes),
+        Format::Markdown => crate::diff::report::markdown(changes),
+        Format::Json => crate::diff::report::json(changes),
+    };
+    print!("{text}");
+    let threshold = fail_on.map(|f| match f {
+        FailOn::Breaking => crate::diff::rules::Level::Breaking,
+        FailOn::Warning => crate::diff::rules::Level::Warning,
+    });
+    if threshold.is_some_and(|t| changes.iter().any(|c| c.level >= t)) {
+        ExitCode::from(FINDINGS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// One side of a diff: comma-separated contract files or `git:REF:PATH`.
+fn side(spec: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+    spec.split(',').filter(|s| !s.is_empty()).map(input).collect()
+}
+
+fn input(item: &str) -> Result<(String, Vec<u8>), String> {
+    if let Some(rest) = item.strip_prefix("git:") {
+        let (rev, path) = rest.split_once(':').ok_or_else(|| format!("`{item}`: write `git:REF:PATH`"))?;
+        let out = std::process::Command::new("git")
+            .args(["show", &format!("{rev}:{path}")])
+            .output()
+            .map_err(|e| format!("cannot run git for `{item}`: {e}"))?;
+        if !out.status.success() {
+            return Err(format!("`{item}`: {}", String::from_utf8_lossy(&out.stderr).trim()));
+        }
+        return Ok((format!("{rev}:{path}"), out.stdout));
+    }
+    let path = Path::new(item);
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", crate::source::display_path(path)))?;
+    Ok((crate::source::display_path(path), bytes))
 }
 
 /// Prints the diagnostics; returns the exit code when there were errors.

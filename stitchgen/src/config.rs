@@ -19,6 +19,7 @@ use crate::emit::mcp::McpTarget;
 pub struct Config {
     contracts: Vec<PathBuf>,
     out_dir: Option<PathBuf>,
+    snapshot: Option<PathBuf>,
     options: crate::Options,
 }
 
@@ -33,6 +34,8 @@ pub enum BuildError {
     NoOutDir,
     /// An artifact could not be written.
     Write(std::io::Error),
+    /// The committed surface snapshot does not match the contracts.
+    StaleSnapshot(PathBuf),
 }
 
 impl std::fmt::Display for BuildError {
@@ -46,6 +49,11 @@ impl std::fmt::Display for BuildError {
                 f.write_str("OUT_DIR is not set: run from a build script, or set `Config::out_dir`")
             }
             BuildError::Write(e) => write!(f, "cannot write generated files: {e}"),
+            BuildError::StaleSnapshot(p) => write!(
+                f,
+                "the surface snapshot `{}` is stale (see above); review the change and rebuild with STITCHGEN_UPDATE=1 to accept it",
+                p.display()
+            ),
         }
     }
 }
@@ -96,6 +104,21 @@ impl Config {
         self
     }
 
+    /// Verifies the committed surface snapshot at `path` (relative to the crate): the build
+    /// fails when it is stale, naming what moved. With `STITCHGEN_UPDATE=1` in the environment
+    /// it is rewritten instead.
+    ///
+    /// ```
+    /// let config = stitchgen::Config::new()
+    ///     .contract("contracts/people.stitch.yaml")
+    ///     .snapshot("contracts/surface.snapshot.json");
+    /// ```
+    #[must_use]
+    pub fn snapshot(mut self, path: impl Into<PathBuf>) -> Self {
+        self.snapshot = Some(path.into());
+        self
+    }
+
     /// The MCP protocol version the manifests target (default 2025-11-25, which requires object
     /// tool answers).
     ///
@@ -135,7 +158,32 @@ impl Config {
         if errors > 0 {
             return Err(BuildError::Declarations(errors));
         }
-        write(&out_dir, &generated.artifacts)
+        if let Some(path) = &self.snapshot {
+            verify_snapshot(path, &generated.snapshot)?;
+        }
+        write(&out_dir, &generated.artifacts)?;
+        crate::out::write_if_changed(&out_dir.join("surface.snapshot.json"), &generated.snapshot)
+            .map(|_| ())
+            .map_err(BuildError::Write)
+    }
+}
+
+/// The environment variable that makes a build accept a changed snapshot.
+const UPDATE_ENV: &str = "STITCHGEN_UPDATE";
+
+fn verify_snapshot(path: &Path, fresh: &[u8]) -> Result<(), BuildError> {
+    println!("cargo:rerun-if-changed={}", path.display());
+    println!("cargo:rerun-if-env-changed={UPDATE_ENV}");
+    if std::env::var(UPDATE_ENV).is_ok_and(|v| v == "1") {
+        return crate::out::write_if_changed(path, fresh).map(|_| ()).map_err(BuildError::Write);
+    }
+    let committed = std::fs::read(path).ok();
+    match crate::snapshot::stale::compare(committed.as_deref(), fresh) {
+        Ok(()) => Ok(()),
+        Err(why) => {
+            eprintln!("error: the surface snapshot `{}` is stale\n{why}", path.display());
+            Err(BuildError::StaleSnapshot(path.to_path_buf()))
+        }
     }
 }
 

@@ -10,6 +10,7 @@ pub mod check;
 pub mod cli;
 mod config;
 pub mod diag;
+pub mod diff;
 pub mod dsl;
 pub mod emit;
 pub mod model;
@@ -18,6 +19,7 @@ pub mod out;
 pub mod parse;
 pub mod present;
 pub mod schema;
+pub mod snapshot;
 pub mod source;
 
 use std::path::Path;
@@ -60,6 +62,8 @@ pub struct Generated {
     pub checked: Checked,
     /// Every artifact, in a fixed order; empty when any error was found.
     pub artifacts: Vec<out::Artifact>,
+    /// The surface snapshot's bytes; empty when any error was found.
+    pub snapshot: Vec<u8>,
 }
 
 /// Why [`generate`] produced nothing at all (declaration errors are diagnostics, not this).
@@ -95,11 +99,12 @@ impl From<parse::ReadError> for Error {
 pub fn generate<P: AsRef<Path>>(paths: &[P], options: &Options) -> Result<Generated, Error> {
     let checked = check_files_with(paths, options)?;
     if checked.has_errors() {
-        return Ok(Generated { checked, artifacts: Vec::new() });
+        return Ok(Generated { checked, artifacts: Vec::new(), snapshot: Vec::new() });
     }
     let model = model::lower(&checked.contracts, &checked.sources);
     let artifacts = emit::all(&model).map_err(Error::Emit)?;
-    Ok(Generated { checked, artifacts })
+    let snapshot = snapshot::render(&model);
+    Ok(Generated { checked, artifacts, snapshot })
 }
 
 /// Reads and checks contracts given together with default [`Options`].
@@ -117,6 +122,40 @@ pub fn check_files_with<P: AsRef<Path>>(paths: &[P], options: &Options) -> Resul
         files.extend(parse::read(path.as_ref(), &mut sources, &mut diags)?);
     }
     Ok(check_loaded(sources, &files, diags, options))
+}
+
+/// Checks contracts held in memory, given together: each is a name shown in diagnostics and
+/// its bytes (from a file, `git show`, an editor).
+pub fn check_inputs(inputs: &[(String, Vec<u8>)], options: &Options) -> Checked {
+    let mut sources = SourceMap::new();
+    let mut diags = Diagnostics::default();
+    let files: Vec<source::FileId> = inputs
+        .iter()
+        .filter_map(|(name, bytes)| parse::load(Path::new(name), bytes.clone(), &mut sources, &mut diags))
+        .collect();
+    check_loaded(sources, &files, diags, options)
+}
+
+/// What [`diff`] found: both sides checked, and the classified changes when both are clean.
+#[derive(Debug)]
+pub struct Diffed {
+    /// The old side.
+    pub old: Checked,
+    /// The new side.
+    pub new: Checked,
+    /// Every change, most severe first; empty when either side has errors.
+    pub changes: Vec<diff::Change>,
+}
+
+/// Classifies every change between two sets of contracts, per consumer.
+pub fn diff(old: &[(String, Vec<u8>)], new: &[(String, Vec<u8>)], options: &Options) -> Diffed {
+    let (old, new) = (check_inputs(old, options), check_inputs(new, options));
+    let changes = if old.has_errors() || new.has_errors() {
+        Vec::new()
+    } else {
+        diff::diff(&model::lower(&old.contracts, &old.sources), &model::lower(&new.contracts, &new.sources))
+    };
+    Diffed { old, new, changes }
 }
 
 /// Checks one contract held in memory (`name` is shown in diagnostics).

@@ -49,18 +49,41 @@ expect 0 "bare list answer, MCP 2026-07-28" -- "$bin" check --mcp-target 2026-07
 # generate: writes the artifacts, then an unchanged rerun writes nothing; errors write nothing.
 out=$(mktemp -d)
 expect 0 "generate" -- "$bin" generate fixtures/valid/helpdesk.stitch.yaml --out "$out"
-for f in tickets.rs openapi.json mcp-tools.json agent-tools.json; do
+for f in tickets.rs openapi.json mcp-tools.json agent-tools.json surface.snapshot.json; do
   [ -s "$out/$f" ] || { echo "FAIL: generate did not write $f"; fail=$((fail + 1)); }
 done
 before=$(stat -c %Y.%N "$out"/*)
 sleep 1
 expect 0 "generate again" -- "$bin" generate fixtures/valid/helpdesk.stitch.yaml --out "$out"
-grep -q "^ok: 0 files written, 4 unchanged" /tmp/stitchgen-e2e.err || { echo "FAIL: rerun rewrote files"; fail=$((fail + 1)); }
+grep -q "^ok: 0 files written, 5 unchanged" /tmp/stitchgen-e2e.err || { echo "FAIL: rerun rewrote files"; fail=$((fail + 1)); }
 [ "$before" = "$(stat -c %Y.%N "$out"/*)" ] || { echo "FAIL: rerun touched files"; fail=$((fail + 1)); }
+# A contract with errors leaves an existing output directory untouched.
+broken=$(mktemp -d)/tickets.stitch.yaml
+sed 's/^    desc: List tickets, newest first.*/    desc: ""/' fixtures/valid/helpdesk.stitch.yaml > "$broken"
+expect 1 "generate a broken contract over existing output" -- "$bin" generate "$broken" --out "$out"
+[ "$before" = "$(stat -c %Y.%N "$out"/*)" ] || { echo "FAIL: a failed generate touched the output"; fail=$((fail + 1)); }
 bad=$(mktemp -d)
 expect 1 "generate with errors" -- "$bin" generate fixtures/invalid/E0206_route_conflict.stitch.yaml --out "$bad/out"
 [ ! -e "$bad/out" ] || { echo "FAIL: generate wrote despite errors"; fail=$((fail + 1)); }
 rm -rf "$out" "$bad"
+
+# The committed snapshot of the example passes; a description edit makes it stale, naming the operation.
+contract=build-examples/directory/contracts/people.stitch.yaml
+snap=build-examples/directory/contracts/surface.snapshot.json
+expect 0 "check --snapshot, fresh" -- "$bin" check "$contract" --snapshot "$snap"
+edited=$(mktemp -d)/people.stitch.yaml
+sed 's/desc: Get one person by id./desc: Get one person by their id./' "$contract" > "$edited"
+expect 1 "check --snapshot, stale" -- "$bin" check "$edited" --snapshot "$snap"
+grep -q "^operation people.get (contract): description changed$" /tmp/stitchgen-e2e.err || { echo "FAIL: stale report does not name the operation"; fail=$((fail + 1)); }
+
+# diff: git sides, formats, --fail-on.
+expect 0 "diff against HEAD" -- "$bin" diff "git:HEAD:$contract" "$contract"
+expect 0 "diff, markdown" -- "$bin" diff "$contract" "$edited" --format markdown
+expect 0 "diff, info only with --fail-on warning" -- "$bin" diff "$contract" "$edited" --fail-on warning
+if [ -d fixtures/diff/route-changed ]; then
+  expect 1 "diff --fail-on breaking" -- "$bin" diff fixtures/diff/route-changed/old.stitch.yaml fixtures/diff/route-changed/new.stitch.yaml --fail-on breaking
+fi
+expect 2 "diff, unknown git ref" -- "$bin" diff "git:no-such-ref:$contract" "$contract"
 
 expect 2 "missing file" -- "$bin" check fixtures/valid/does-not-exist.stitch.yaml
 expect 2 "no arguments" -- "$bin" check

@@ -45,6 +45,12 @@ pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Re
     let file = std::fs::File::open(path).map_err(err)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(err)?;
+    Ok(load(path, bytes, sources, diags))
+}
+
+/// Adds contract bytes read from anywhere (a file, `git show`) to `sources`, bounded in size.
+/// Oversized and invalid UTF-8 input become diagnostics.
+pub fn load(path: &Path, bytes: Vec<u8>, sources: &mut SourceMap, diags: &mut Diagnostics) -> Option<FileId> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         let id = sources.add(path, String::new());
         diags.push(
@@ -55,10 +61,10 @@ pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Re
             )
             .help("split the service into several contracts given together"),
         );
-        return Ok(None);
+        return None;
     }
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(Some(sources.add(path, text))),
+        Ok(text) => Some(sources.add(path, text)),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
@@ -74,7 +80,7 @@ pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Re
                 .label("invalid byte sequence here")
                 .help("save the file as UTF-8"),
             );
-            Ok(None)
+            None
         }
     }
 }

@@ -1,0 +1,438 @@
+//! Classifying what changed between two sets of contracts, per consumer: HTTP clients compare
+//! full schemas, tool consumers compare what the tool surfaces advertise (views applied).
+
+pub mod report;
+pub mod rules;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::model::{Model, Operation, Service};
+use crate::parse::ast::Surface;
+use crate::present::{self, Refs, Style, Tool};
+use rules::{Consumer, Level, rule};
+
+/// One classified change.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Change {
+    /// How much it matters to its consumer.
+    pub level: Level,
+    /// Who it matters to.
+    pub consumer: Consumer,
+    /// The operation (`service.action`) or tool (`name (TRANSPORT)`).
+    pub subject: String,
+    /// The rule id.
+    pub rule: &'static str,
+    /// What exactly changed.
+    pub detail: String,
+}
+
+struct Out(Vec<Change>);
+
+impl Out {
+    fn push(&mut self, consumer: Consumer, subject: &str, rule_id: &'static str, detail: String) {
+        let r = rule(rule_id);
+        let level = match consumer {
+            Consumer::Http => r.http,
+            Consumer::Tools => r.tools,
+        };
+        if let Some(level) = level {
+            self.0.push(Change { level, consumer, subject: subject.to_owned(), rule: rule_id, detail });
+        }
+    }
+}
+
+const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
+
+/// Every change from `old` to `new`, most severe first. A pure reordering yields none.
+pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
+    let mut out = Out(Vec::new());
+    http(old, new, &mut out);
+    for transport in [Surface::Mcp, Surface::Agent, Surface::Cli] {
+        tools(old, new, transport, &mut out);
+    }
+    let mut changes = out.0;
+    changes.sort_by(|a, b| {
+        b.level
+            .cmp(&a.level)
+            .then_with(|| (a.consumer, &a.subject, a.rule, &a.detail).cmp(&(b.consumer, &b.subject, b.rule, &b.detail)))
+    });
+    changes.dedup();
+    changes
+}
+
+fn ops(model: &Model) -> Vec<(&Service, &Operation)> {
+    model.services.iter().flat_map(|s| s.operations.iter().map(move |o| (s, o))).collect()
+}
+
+fn find<'a>(model: &'a Model, op: &Operation) -> Option<(&'a Service, &'a Operation)> {
+    ops(model).into_iter().find(|(_, o)| o.service == op.service && o.action == op.action && o.kind == op.kind)
+}
+
+fn http(old: &Model, new: &Model, out: &mut Out) {
+    fn on_http(m: &Model) -> Vec<(&Service, &Operation)> {
+        ops(m).into_iter().filter(|(_, o)| o.http.is_some()).collect()
+    }
+    for (os, o) in on_http(old) {
+        let subject = format!("{}.{}", o.service, o.action);
+        let Some((ns, n)) = find(new, o).filter(|(_, n)| n.http.is_some()) else {
+            out.push(Consumer::Http, &subject, "operation-removed", format!("{} {} is gone", method(o), path(o)));
+            continue;
+        };
+        if (method(o), path(o)) != (method(n), path(n)) {
+            out.push(
+                Consumer::Http,
+                &subject,
+                "route-changed",
+                format!("{} {} → {} {}", method(o), path(o), method(n), path(n)),
+            );
+        }
+        common(o, n, Consumer::Http, &subject, out);
+        let c = Cmp { old: os, new: ns, consumer: Consumer::Http, subject: &subject };
+        c.schema(o.params.as_ref(), n.params.as_ref(), "params", Dir::Input, out);
+        c.schema(o.input.as_ref(), n.input.as_ref(), "input", Dir::Input, out);
+        c.schema(o.output.as_ref(), n.output.as_ref(), "output", Dir::Output, out);
+    }
+    for (_, n) in on_http(new) {
+        if find(old, n).filter(|(_, o)| o.http.is_some()).is_none() {
+            out.push(
+                Consumer::Http,
+                &format!("{}.{}", n.service, n.action),
+                "operation-added",
+                format!("{} {}", method(n), path(n)),
+            );
+        }
+    }
+}
+
+fn method(o: &Operation) -> &'static str {
+    o.http.as_ref().map_or("", |h| h.method.as_str())
+}
+
+fn path(o: &Operation) -> &str {
+    o.http.as_ref().map_or("", |h| h.path.as_str())
+}
+
+/// Changes every consumer of an operation sees: scope and description.
+fn common(o: &Operation, n: &Operation, consumer: Consumer, subject: &str, out: &mut Out) {
+    if o.scope != n.scope {
+        out.push(consumer, subject, "scope-changed", format!("`{}` → `{}`", o.scope, n.scope));
+    }
+    if o.desc != n.desc {
+        let delta = n.desc.len() as i64 - o.desc.len() as i64;
+        out.push(consumer, subject, "description-changed", format!("{delta:+} bytes"));
+    }
+}
+
+fn tools(old: &Model, new: &Model, transport: Surface, out: &mut Out) {
+    let list = |m: &Model| present::tools(m, transport, INLINE);
+    let (old_tools, new_tools) = (list(old), list(new));
+    let owner = |m: &Model, t: &Tool| {
+        ops(m)
+            .into_iter()
+            .find(|(_, o)| o.tool_name.as_deref() == Some(t.name.as_str()) && o.on(transport))
+            .map(|(_, o)| (o.service.clone(), o.action.clone()))
+    };
+    let t = transport.as_str();
+    for ot in &old_tools {
+        let subject = format!("{} ({t})", ot.name);
+        match new_tools.iter().find(|nt| nt.name == ot.name) {
+            Some(nt) => tool(old, new, ot, nt, &subject, out),
+            None => {
+                let moved =
+                    owner(old, ot).and_then(|id| new_tools.iter().find(|nt| owner(new, nt).as_ref() == Some(&id)));
+                match moved {
+                    Some(nt) => out.push(Consumer::Tools, &subject, "tool-renamed", format!("now `{}`", nt.name)),
+                    None => out.push(Consumer::Tools, &subject, "tool-removed", format!("no longer on {t}")),
+                }
+            }
+        }
+    }
+    for nt in &new_tools {
+        let renamed = owner(new, nt).is_some_and(|id| old_tools.iter().any(|ot| owner(old, ot).as_ref() == Some(&id)));
+        if !old_tools.iter().any(|ot| ot.name == nt.name) && !renamed {
+            out.push(Consumer::Tools, &format!("{} ({t})", nt.name), "tool-added", format!("on {t}"));
+        }
+    }
+}
+
+fn tool(old: &Model, new: &Model, ot: &Tool, nt: &Tool, subject: &str, out: &mut Out) {
+    fn op_of<'m>(m: &'m Model, t: &Tool) -> Option<(&'m Service, &'m Operation)> {
+        ops(m).into_iter().find(|(_, o)| o.tool_name.as_deref() == Some(t.name.as_str()))
+    }
+    if let (Some((_, o)), Some((_, n))) = (op_of(old, ot), op_of(new, nt)) {
+        common(o, n, Consumer::Tools, subject, out);
+        view(o, n, subject, out);
+    }
+    let empty = Value::Null;
+    let flag = |t: &Tool, k: &str| t.annotations.as_ref().unwrap_or(&empty).get(k).and_then(Value::as_bool);
+    if flag(ot, "readOnlyHint") == Some(true) && flag(nt, "readOnlyHint") != Some(true) {
+        out.push(Consumer::Tools, subject, "read-only-dropped", "readOnlyHint true → false".into());
+    }
+    if flag(ot, "destructiveHint") != Some(true) && flag(nt, "destructiveHint") == Some(true) {
+        out.push(Consumer::Tools, subject, "destructive-added", "destructiveHint → true".into());
+    }
+    let others = |t: &Tool| {
+        t.annotations
+            .as_ref()
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter(|(k, _)| !matches!(k.as_str(), "readOnlyHint" | "destructiveHint"))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
+    if others(ot) != others(nt) {
+        out.push(Consumer::Tools, subject, "annotation-changed", "title or hints".into());
+    }
+    // Presented schemas are already inlined: compare them as they are advertised.
+    compare(&ot.input, &nt.input, "input", Dir::Input, Consumer::Tools, subject, out, 0);
+    match (&ot.output, &nt.output) {
+        (Some(a), Some(b)) => compare(a, b, "output", Dir::Output, Consumer::Tools, subject, out, 0),
+        (Some(_), None) => {
+            out.push(Consumer::Tools, subject, "output-field-removed", "output: the tool no longer answers".into())
+        }
+        (None, Some(_)) => {
+            out.push(Consumer::Tools, subject, "output-field-added", "output: the tool now answers".into())
+        }
+        (None, None) => {}
+    }
+}
+
+fn view(o: &Operation, n: &Operation, subject: &str, out: &mut Out) {
+    let defaults = |op: &Operation| op.view.as_ref().map(|v| v.defaults.clone()).unwrap_or_default();
+    if defaults(o) != defaults(n) {
+        out.push(
+            Consumer::Tools,
+            subject,
+            "view-defaults-changed",
+            format!("{} → {}", Value::Object(defaults(o)), Value::Object(defaults(n))),
+        );
+    }
+    let project = |op: &Operation| op.view.as_ref().is_some_and(|v| v.project);
+    if project(o) != project(n) {
+        out.push(Consumer::Tools, subject, "view-project-changed", format!("project: {} → {}", project(o), project(n)));
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dir {
+    Input,
+    Output,
+}
+
+struct Cmp<'a> {
+    old: &'a Service,
+    new: &'a Service,
+    consumer: Consumer,
+    subject: &'a str,
+}
+
+impl Cmp<'_> {
+    fn schema(&self, o: Option<&Value>, n: Option<&Value>, at: &str, dir: Dir, out: &mut Out) {
+        let o = o.map(|s| present::schema(s, self.old, INLINE));
+        let n = n.map(|s| present::schema(s, self.new, INLINE));
+        match (o, n, dir) {
+            (Some(a), Some(b), _) => compare(&a, &b, at, dir, self.consumer, self.subject, out, 0),
+            (None, Some(b), Dir::Input) => new_input(&b, at, self.consumer, self.subject, out),
+            (Some(_), None, Dir::Input) => {
+                out.push(self.consumer, self.subject, "input-removed", format!("{at}: no longer declared"))
+            }
+            (None, Some(_), Dir::Output) => {
+                out.push(self.consumer, self.subject, "output-field-added", format!("{at}: now answered"))
+            }
+            (Some(_), None, Dir::Output) => {
+                out.push(self.consumer, self.subject, "output-field-removed", format!("{at}: no longer answered"))
+            }
+            (None, None, _) => {}
+        }
+    }
+}
+
+fn new_input(b: &Value, at: &str, consumer: Consumer, subject: &str, out: &mut Out) {
+    let required = strings(b.get("required"));
+    for name in props(b).keys() {
+        let rule = if required.contains(name.as_str()) { "required-input-added" } else { "optional-input-added" };
+        out.push(consumer, subject, rule, format!("{at}.{name}"));
+    }
+}
+
+fn props(v: &Value) -> serde_json::Map<String, Value> {
+    v.get("properties").and_then(Value::as_object).cloned().unwrap_or_default()
+}
+
+fn strings(v: Option<&Value>) -> BTreeSet<&str> {
+    v.and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default()
+}
+
+fn types(v: &Value) -> Option<BTreeSet<String>> {
+    match v.get("type")? {
+        Value::String(s) => Some(BTreeSet::from([s.clone()])),
+        Value::Array(a) => Some(a.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect()),
+        _ => None,
+    }
+}
+
+fn values(v: &Value) -> Option<Vec<Value>> {
+    v.get("enum").and_then(Value::as_array).cloned().or_else(|| v.get("const").map(|c| vec![c.clone()]))
+}
+
+/// Compares two presented schemas at `at`, recursively.
+#[allow(clippy::too_many_arguments)]
+fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consumer, subject: &str, out: &mut Out, depth: usize) {
+    if o == n || depth > 32 {
+        return;
+    }
+    let mut push = |rule: &'static str, detail: String| out.push(consumer, subject, rule, format!("{at}: {detail}"));
+    if ["oneOf", "anyOf", "allOf", "$ref"].iter().any(|k| o.get(k) != n.get(k)) {
+        push("composition-changed", "its composition changed".into());
+        return;
+    }
+    if let (Some(ot), Some(nt)) = (types(o), types(n)) {
+        let (lost, gained): (Vec<_>, Vec<_>) =
+            (ot.difference(&nt).cloned().collect(), nt.difference(&ot).cloned().collect());
+        match dir {
+            Dir::Input if !lost.is_empty() => {
+                push("input-type-narrowed", format!("no longer accepts {}", lost.join(", ")))
+            }
+            Dir::Input if !gained.is_empty() => {
+                push("input-type-widened", format!("also accepts {}", gained.join(", ")))
+            }
+            Dir::Output if !gained.is_empty() => {
+                push("output-type-widened", format!("may now be {}", gained.join(", ")))
+            }
+            Dir::Output if !lost.is_empty() => {
+                push("output-type-narrowed", format!("is never {} now", lost.join(", ")))
+            }
+            _ => {}
+        }
+    }
+    enums(o, n, dir, &mut push);
+    constraints(o, n, dir, &mut push);
+    let (op, np) = (props(o), props(n));
+    let (or, nr) = (strings(o.get("required")), strings(n.get("required")));
+    for (name, schema) in &op {
+        let field = format!("{at}.{name}");
+        match np.get(name) {
+            None => {
+                let rule = if dir == Dir::Input { "input-removed" } else { "output-field-removed" };
+                out.push(consumer, subject, rule, field);
+            }
+            Some(new_schema) => {
+                let (was, is) = (or.contains(name.as_str()), nr.contains(name.as_str()));
+                let rule = match (dir, was, is) {
+                    (Dir::Input, false, true) => Some("input-made-required"),
+                    (Dir::Input, true, false) => Some("input-made-optional"),
+                    (Dir::Output, true, false) => Some("output-field-made-optional"),
+                    (Dir::Output, false, true) => Some("output-field-made-required"),
+                    _ => None,
+                };
+                if let Some(rule) = rule {
+                    out.push(consumer, subject, rule, field.clone());
+                }
+                compare(schema, new_schema, &field, dir, consumer, subject, out, depth + 1);
+            }
+        }
+    }
+    for name in np.keys().filter(|k| !op.contains_key(*k)) {
+        let rule = match dir {
+            Dir::Input if nr.contains(name.as_str()) => "required-input-added",
+            Dir::Input => "optional-input-added",
+            Dir::Output => "output-field-added",
+        };
+        out.push(consumer, subject, rule, format!("{at}.{name}"));
+    }
+    if let (Some(oi), Some(ni)) = (o.get("items"), n.get("items")) {
+        compare(oi, ni, &format!("{at}[]"), dir, consumer, subject, out, depth + 1);
+    }
+}
+
+fn enums(o: &Value, n: &Value, dir: Dir, push: &mut impl FnMut(&'static str, String)) {
+    let (Some(ov), Some(nv)) = (values(o), values(n)) else {
+        match (values(o), values(n), dir) {
+            (None, Some(_), Dir::Input) => push("input-enum-narrowed", "now accepts listed values only".into()),
+            (Some(_), None, Dir::Input) => push("input-enum-widened", "accepts any value of its type".into()),
+            (None, Some(_), Dir::Output) => push("output-enum-narrowed", "now holds listed values only".into()),
+            (Some(_), None, Dir::Output) => push("output-enum-widened", "may hold any value of its type".into()),
+            _ => {}
+        }
+        return;
+    };
+    let lost: Vec<String> = ov.iter().filter(|v| !nv.contains(v)).map(Value::to_string).collect();
+    let gained: Vec<String> = nv.iter().filter(|v| !ov.contains(v)).map(Value::to_string).collect();
+    match dir {
+        Dir::Input => {
+            if !lost.is_empty() {
+                push("input-enum-narrowed", format!("no longer accepts {}", lost.join(", ")));
+            }
+            if !gained.is_empty() {
+                push("input-enum-widened", format!("also accepts {}", gained.join(", ")));
+            }
+        }
+        Dir::Output => {
+            if !gained.is_empty() {
+                push("output-enum-widened", format!("may now be {}", gained.join(", ")));
+            }
+            if !lost.is_empty() {
+                push("output-enum-narrowed", format!("is never {} now", lost.join(", ")));
+            }
+        }
+    }
+}
+
+/// Bounds, patterns and formats: for inputs, stricter is breaking and looser is info.
+fn constraints(o: &Value, n: &Value, dir: Dir, push: &mut impl FnMut(&'static str, String)) {
+    let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_f64);
+    let mut stricter = Vec::new();
+    let mut looser = Vec::new();
+    for (k, higher_is_stricter) in [
+        ("minimum", true),
+        ("exclusiveMinimum", true),
+        ("minLength", true),
+        ("minItems", true),
+        ("maximum", false),
+        ("exclusiveMaximum", false),
+        ("maxLength", false),
+        ("maxItems", false),
+    ] {
+        match (num(o, k), num(n, k)) {
+            (None, Some(b)) => stricter.push(format!("{k}: {b}")),
+            (Some(a), None) => looser.push(format!("{k}: {a} removed")),
+            (Some(a), Some(b)) if a != b => {
+                if (b > a) == higher_is_stricter {
+                    stricter.push(format!("{k}: {a} → {b}"))
+                } else {
+                    looser.push(format!("{k}: {a} → {b}"))
+                }
+            }
+            _ => {}
+        }
+    }
+    for k in ["pattern", "format", "multipleOf", "uniqueItems"] {
+        match (o.get(k), n.get(k)) {
+            (None, Some(b)) => stricter.push(format!("{k}: {b}")),
+            (Some(a), None) => looser.push(format!("{k}: {a} removed")),
+            (Some(a), Some(b)) if a != b => stricter.push(format!("{k}: {a} → {b}")),
+            _ => {}
+        }
+    }
+    match dir {
+        Dir::Input => {
+            if !stricter.is_empty() {
+                push("input-constraint-narrowed", stricter.join(", "));
+            }
+            if !looser.is_empty() {
+                push("input-constraint-widened", looser.join(", "));
+            }
+        }
+        Dir::Output => {
+            let all: Vec<String> = stricter.into_iter().chain(looser).collect();
+            if !all.is_empty() {
+                push("output-constraint-changed", all.join(", "));
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The one table of change rules: what each kind of change means to HTTP clients and to models.
+
+/// How much a change matters to a consumer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Nothing breaks; worth knowing.
+    Info,
+    /// Existing consumers keep working but may behave differently.
+    Warning,
+    /// Existing consumers may break.
+    Breaking,
+}
+
+impl Level {
+    /// `info`, `warning` or `breaking`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Info => "info",
+            Level::Warning => "warning",
+            Level::Breaking => "breaking",
+        }
+    }
+}
+
+/// Who reads a surface: code over HTTP, or models on the tool surfaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Consumer {
+    /// HTTP clients (full answers).
+    Http,
+    /// MCP, agent and CLI tools (views applied).
+    Tools,
+}
+
+impl Consumer {
+    /// `HTTP` or `tools`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Consumer::Http => "HTTP",
+            Consumer::Tools => "tools",
+        }
+    }
+}
+
+/// One rule: its id, what it means, and its level for each consumer (`None`: never applies).
+#[derive(Debug)]
+pub struct Rule {
+    /// Stable id, also the name of its fixture case under `fixtures/diff/`.
+    pub id: &'static str,
+    /// What the change is.
+    pub summary: &'static str,
+    /// Its level for HTTP clients.
+    pub http: Option<Level>,
+    /// Its level for tool consumers.
+    pub tools: Option<Level>,
+}
+
+use Level::{Breaking, Info, Warning};
+
+macro_rules! rules {
+    ($($id:literal, $http:expr, $tools:expr, $summary:literal;)*) => {
+        /// Every rule, in the order the README documents them.
+        pub const RULES: &[Rule] = &[$(Rule { id: $id, summary: $summary, http: $http, tools: $tools },)*];
+    };
+}
+
+rules! {
+    "operation-removed", Some(Breaking), None, "an HTTP operation is gone";
+    "operation-added", Some(Info), None, "a new HTTP operation";
+    "route-changed", Some(Breaking), None, "an operation's method or path changed";
+    "tool-removed", None, Some(Breaking), "a tool is gone from a transport";
+    "tool-added", None, Some(Info), "a new tool on a transport";
+    "tool-renamed", None, Some(Breaking), "an operation's tool name changed";
+    "scope-changed", Some(Warning), Some(Warning), "the scope that guards an operation changed";
+    "required-input-added", Some(Breaking), Some(Breaking), "a new input that callers must send";
+    "optional-input-added", Some(Info), Some(Info), "a new optional input";
+    "input-removed", Some(Warning), Some(Warning), "an input is no longer declared";
+    "input-made-required", Some(Breaking), Some(Breaking), "an optional input became required";
+    "input-made-optional", Some(Info), Some(Info), "a required input became optional (or got a view default)";
+    "input-type-narrowed", Some(Breaking), Some(Breaking), "an input accepts fewer types";
+    "input-type-widened", Some(Info), Some(Info), "an input accepts more types";
+    "input-enum-narrowed", Some(Breaking), Some(Breaking), "an input accepts fewer values";
+    "input-enum-widened", Some(Info), Some(Info), "an input accepts more values";
+    "input-constraint-narrowed", Some(Breaking), Some(Breaking), "a bound, pattern or format of an input got stricter";
+    "input-constraint-widened", Some(Info), Some(Info), "a bound, pattern or format of an input got looser";
+    "output-field-removed", Some(Breaking), Some(Breaking), "an output field is gone";
+    "output-field-added", Some(Info), Some(Info), "a new output field";
+    "output-field-made-optional", Some(Breaking), Some(Breaking), "a required output field became optional";
+    "output-field-made-required", Some(Info), Some(Info), "an optional output field became required";
+    "output-type-widened", Some(Warning), Some(Warning), "an output field may have more types";
+    "output-type-narrowed", Some(Info), Some(Info), "an output field has fewer types";
+    "output-enum-widened", Some(Warning), Some(Warning), "an output field may hold new values";
+    "output-enum-narrowed", Some(Info), Some(Info), "an output field holds fewer values";
+    "output-constraint-changed", Some(Info), Some(Info), "a bound, pattern or format of an output changed";
+    "composition-changed", Some(Warning), Some(Warning), "a `oneOf`/`anyOf`/`allOf` changed; review it";
+    "view-defaults-changed", None, Some(Warning), "a tool view's defaults changed: a call without arguments does something else";
+    "view-project-changed", None, Some(Info), "a tool view gained or lost its projection";
+    "read-only-dropped", None, Some(Warning), "`readOnlyHint` went from true to false";
+    "destructive-added", None, Some(Warning), "`destructiveHint` went from false to true";
+    "annotation-changed", None, Some(Info), "another tool annotation changed";
+    "description-changed", Some(Info), Some(Info), "a description changed";
+}
+
+/// The rule with id `id`.
+pub fn rule(id: &str) -> &'static Rule {
+    RULES.iter().find(|r| r.id == id).unwrap_or_else(|| panic!("no diff rule `{id}`"))
+}

@@ -1,0 +1,120 @@
+//! The surface snapshot: one review-friendly JSON file with digests of every operation and tool,
+//! committed so a pull request shows exactly which surface moved.
+
+pub mod stale;
+
+use serde_json::{Map, Value, json};
+
+use crate::canonical::digest;
+use crate::emit::mcp::catalog_stamp;
+use crate::model::{Model, OpKind, Operation, Service};
+use crate::parse::ast::Surface;
+use crate::present::{self, Refs, Style};
+
+/// The snapshot layout version; a snapshot of another version is refused by name.
+pub const MANIFEST_VERSION: u64 = 1;
+/// How digests are computed (canonical JSON, SHA-256, 16 hex).
+pub const DIGEST_VERSION: u64 = 1;
+
+const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
+
+/// The snapshot of everything generated together, as the bytes that are committed.
+pub fn render(model: &Model) -> Vec<u8> {
+    crate::emit::json_bytes(&snapshot(model))
+}
+
+/// The snapshot document.
+pub fn snapshot(model: &Model) -> Value {
+    let mut rows: Vec<(&Service, &Operation)> =
+        model.services.iter().flat_map(|s| s.operations.iter().map(move |o| (s, o))).collect();
+    rows.sort_by(|a, b| (&a.1.service, &a.1.action, a.1.kind).cmp(&(&b.1.service, &b.1.action, b.1.kind)));
+    let operations: Vec<Value> = rows.iter().map(|(s, o)| operation(s, o)).collect();
+    let surfaces: Vec<Value> =
+        [Surface::Mcp, Surface::Agent, Surface::Cli].into_iter().map(|t| tool_surface(model, t)).collect();
+    json!({
+        "manifestVersion": MANIFEST_VERSION,
+        "digestVersion": DIGEST_VERSION,
+        "operations": operations,
+        "toolSurfaces": surfaces,
+    })
+}
+
+fn schema_digest(schema: Option<&Value>, svc: &Service) -> Value {
+    schema.map_or(Value::Null, |s| Value::String(digest(&present::schema(s, svc, INLINE))))
+}
+
+fn operation(svc: &Service, op: &Operation) -> Value {
+    let mut row = Map::new();
+    row.insert("kind".into(), json!(op.kind.as_str()));
+    row.insert("service".into(), json!(op.service));
+    row.insert("action".into(), json!(op.action));
+    row.insert("method".into(), op.http.as_ref().map_or(Value::Null, |h| json!(h.method.as_str())));
+    row.insert("scope".into(), json!(op.scope));
+    row.insert("description".into(), json!(op.desc));
+    let multipart = op.http_kind.multipart.as_ref().map(|m| {
+        let files: Vec<Value> = m
+            .files
+            .iter()
+            .map(|f| json!({ "name": f.name, "required": f.required, "multiple": f.multiple, "maxFiles": f.max_files, "maxBytes": f.max_bytes, "contentTypes": f.content_types }))
+            .collect();
+        json!({ "files": files, "maxRequestBytes": m.max_request_bytes, "maxFieldBytes": m.max_field_bytes })
+    });
+    let stream = op.http_kind.stream.as_ref().map(|s| {
+        json!({ "item": present::schema(&s.item, svc, INLINE), "terminal": s.terminal.as_ref().map(|t| present::schema(t, svc, INLINE)), "format": format!("{:?}", s.format), "framing": format!("{:?}", s.framing), "completion": format!("{:?}", s.completion) })
+    });
+    let mut schemas = Map::new();
+    schemas.insert("params".into(), schema_digest(op.params.as_ref(), svc));
+    schemas.insert("input".into(), schema_digest(op.input.as_ref(), svc));
+    schemas.insert("output".into(), schema_digest(op.output.as_ref(), svc));
+    schemas.insert("multipart".into(), multipart.map_or(Value::Null, |m| json!(digest(&m))));
+    schemas.insert("stream".into(), stream.map_or(Value::Null, |s| json!(digest(&s))));
+    row.insert("schemas".into(), Value::Object(schemas));
+    if let Some(v) = &op.view {
+        row.insert(
+            "toolView".into(),
+            json!({
+                "defaults": digest(&Value::Object(v.defaults.clone())),
+                "output": schema_digest(v.output.as_ref(), svc),
+                "project": v.project,
+            }),
+        );
+    }
+    let http: Vec<Value> = op.http.iter().map(|h| json!({ "method": h.method.as_str(), "path": h.path })).collect();
+    row.insert("http".into(), Value::Array(http));
+    Value::Object(row)
+}
+
+fn tool_surface(model: &Model, transport: Surface) -> Value {
+    let closed = transport == Surface::Agent;
+    let tools = present::tools(model, transport, Style { refs: Refs::Inline, close_objects: closed });
+    let stamp = catalog_stamp(&tools);
+    let rows: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            let (service, action, kind) = owner(model, &t.name, transport);
+            // What the definition costs a model's context: name, description and schemas
+            // (annotations and `_meta` move the catalog stamp instead).
+            let advertised =
+                json!({ "name": t.name, "description": t.description, "input": t.input, "output": t.output });
+            json!({
+                "name": t.name,
+                "service": service,
+                "action": action,
+                "kind": kind.as_str(),
+                "input": digest(&t.input),
+                "output": t.output.as_ref().map_or(Value::Null, |o| json!(digest(o))),
+                "bytes": serde_json::to_string(&advertised).expect("JSON values serialize").len(),
+            })
+        })
+        .collect();
+    json!({ "transport": transport.as_str(), "catalog": stamp["digest"], "tools": rows })
+}
+
+fn owner<'a>(model: &'a Model, tool: &str, transport: Surface) -> (&'a str, &'a str, OpKind) {
+    model
+        .services
+        .iter()
+        .flat_map(|s| s.operations.iter())
+        .find(|o| o.tool_name.as_deref() == Some(tool) && o.on(transport))
+        .map_or(("", "", OpKind::Contract), |o| (o.service.as_str(), o.action.as_str(), o.kind))
+}
