@@ -148,13 +148,10 @@ fn check(
     options: &crate::Options,
     color: ColorChoice,
 ) -> ExitCode {
-    let generated = match crate::generate(contracts, options) {
+    let generated = match pipeline(contracts, options, color) {
         Ok(g) => g,
-        Err(e) => return usage_error(&e),
+        Err(code) => return code,
     };
-    if let Some(code) = report(&generated.checked, color) {
-        return code;
-    }
     let mut stale = false;
     if let Some(path) = snapshot {
         let committed = std::fs::read(path).ok();
@@ -203,13 +200,10 @@ fn generate(
     options: &crate::Options,
     color: ColorChoice,
 ) -> ExitCode {
-    let generated = match crate::generate(contracts, options) {
+    let generated = match pipeline(contracts, options, color) {
         Ok(g) => g,
-        Err(e) => return usage_error(&e),
+        Err(code) => return code,
     };
-    if let Some(code) = report(&generated.checked, color) {
-        return code;
-    }
     let written = crate::out::write_all(out, &generated.artifacts).and_then(|mut r| {
         let parent = snapshot.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent)?;
@@ -292,6 +286,15 @@ fn input(item: &str) -> Result<(String, Vec<u8>), String> {
     let path = Path::new(item);
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", crate::source::display_path(path)))?;
     Ok((crate::source::display_path(path), bytes))
+}
+
+/// Runs the pipeline and prints its diagnostics; the exit code when it cannot go on.
+fn pipeline(contracts: &[PathBuf], options: &crate::Options, color: ColorChoice) -> Result<crate::Generated, ExitCode> {
+    let generated = crate::generate(contracts, options).map_err(|e| usage_error(&e))?;
+    match report(&generated.checked, color) {
+        Some(code) => Err(code),
+        None => Ok(generated),
+    }
 }
 
 /// Prints the diagnostics; returns the exit code when there were errors.

@@ -57,13 +57,12 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
 /// Presents one schema of `svc`. With inline references, the `$defs` a recursive type needs
 /// are added at the root.
 pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
-    let recursive = recursive_types(svc);
-    let mut defs = BTreeMap::new();
-    let mut out = convert(value, svc, style, &recursive, &mut defs, &mut Vec::new());
-    if !defs.is_empty()
+    let mut conv = Converter { svc, style, recursive: recursive_types(svc), defs: BTreeMap::new(), stack: Vec::new() };
+    let mut out = conv.convert(value);
+    if !conv.defs.is_empty()
         && let Value::Object(map) = &mut out
     {
-        map.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
+        map.insert("$defs".into(), Value::Object(conv.defs.into_iter().collect()));
     }
     out
 }
@@ -71,94 +70,76 @@ pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
 /// Keywords that annotate and never constrain: safe to lay over an inlined reference.
 const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "deprecated"];
 
-fn convert(
-    v: &Value,
-    svc: &Service,
-    style: Style<'_>,
-    recursive: &BTreeSet<String>,
-    defs: &mut BTreeMap<String, Value>,
-    stack: &mut Vec<String>,
-) -> Value {
-    match v {
-        Value::Object(map) => {
-            if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX)) {
-                let target = reference(name, svc, style, recursive, defs, stack);
-                let siblings: Map<String, Value> = map
-                    .iter()
-                    .filter(|(k, _)| *k != "$ref")
-                    .map(|(k, v)| (k.clone(), convert(v, svc, style, recursive, defs, stack)))
-                    .collect();
-                return merge(target, siblings);
-            }
-            let mut out = Map::new();
-            for (k, child) in map {
-                let converted = match k.as_str() {
-                    // Data, not schemas: copied as written.
-                    "enum" | "const" | "default" | "examples" | "required" => child.clone(),
-                    "properties" => Value::Object(
-                        child
-                            .as_object()
-                            .map(|p| {
-                                p.iter()
-                                    .map(|(n, s)| (n.clone(), convert(s, svc, style, recursive, defs, stack)))
-                                    .collect()
-                            })
-                            .unwrap_or_default(),
-                    ),
-                    _ => convert(child, svc, style, recursive, defs, stack),
-                };
-                out.insert(k.clone(), converted);
-            }
-            if style.close_objects && is_object_schema(&out) {
-                out.insert("additionalProperties".into(), Value::Bool(false));
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|i| convert(i, svc, style, recursive, defs, stack)).collect())
-        }
-        other => other.clone(),
-    }
+/// One conversion: the service's types, the style, and the recursive types met so far.
+struct Converter<'a> {
+    svc: &'a Service,
+    style: Style<'a>,
+    recursive: BTreeSet<String>,
+    defs: BTreeMap<String, Value>,
+    /// Types being inlined, to stop at a cycle.
+    stack: Vec<String>,
 }
 
-fn reference(
-    name: &str,
-    svc: &Service,
-    style: Style<'_>,
-    recursive: &BTreeSet<String>,
-    defs: &mut BTreeMap<String, Value>,
-    stack: &mut Vec<String>,
-) -> Value {
-    match style.refs {
-        Refs::Components(names) => {
-            let component = names.get(&(svc.name.clone(), name.to_owned())).cloned().unwrap_or_else(|| name.to_owned());
-            json!({ "$ref": format!("#/components/schemas/{component}") })
-        }
-        Refs::Inline if recursive.contains(name) => {
-            if !defs.contains_key(name) && !stack.iter().any(|s| s == name) {
-                stack.push(name.to_owned());
-                let body = svc
-                    .types
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, s)| convert(s, svc, style, recursive, defs, stack))
-                    .unwrap_or(Value::Bool(true));
-                stack.pop();
-                defs.insert(name.to_owned(), body);
+impl Converter<'_> {
+    fn convert(&mut self, v: &Value) -> Value {
+        match v {
+            Value::Object(map) => {
+                if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX)) {
+                    let target = self.reference(name);
+                    let siblings: Map<String, Value> =
+                        map.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), self.convert(v))).collect();
+                    return merge(target, siblings);
+                }
+                let mut out = Map::new();
+                for (k, child) in map {
+                    let converted = match k.as_str() {
+                        // Data, not schemas: copied as written.
+                        "enum" | "const" | "default" | "examples" | "required" => child.clone(),
+                        "properties" => Value::Object(
+                            child
+                                .as_object()
+                                .map(|p| p.iter().map(|(n, s)| (n.clone(), self.convert(s))).collect())
+                                .unwrap_or_default(),
+                        ),
+                        _ => self.convert(child),
+                    };
+                    out.insert(k.clone(), converted);
+                }
+                if self.style.close_objects && is_object_schema(&out) {
+                    out.insert("additionalProperties".into(), Value::Bool(false));
+                }
+                Value::Object(out)
             }
-            json!({ "$ref": format!("#/$defs/{name}") })
+            Value::Array(items) => Value::Array(items.iter().map(|i| self.convert(i)).collect()),
+            other => other.clone(),
         }
-        Refs::Inline => {
-            stack.push(name.to_owned());
-            let body = svc
-                .types
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, s)| convert(s, svc, style, recursive, defs, stack))
-                .unwrap_or(Value::Bool(true));
-            stack.pop();
-            body
+    }
+
+    fn reference(&mut self, name: &str) -> Value {
+        match self.style.refs {
+            Refs::Components(names) => {
+                let component =
+                    names.get(&(self.svc.name.clone(), name.to_owned())).cloned().unwrap_or_else(|| name.to_owned());
+                json!({ "$ref": format!("#/components/schemas/{component}") })
+            }
+            Refs::Inline if self.recursive.contains(name) => {
+                if !self.defs.contains_key(name) && !self.stack.iter().any(|s| s == name) {
+                    let body = self.inline(name);
+                    self.defs.insert(name.to_owned(), body);
+                }
+                json!({ "$ref": format!("#/$defs/{name}") })
+            }
+            Refs::Inline => self.inline(name),
         }
+    }
+
+    /// The body of type `name`, converted.
+    fn inline(&mut self, name: &str) -> Value {
+        self.stack.push(name.to_owned());
+        let svc = self.svc;
+        let body = svc.types.iter().find(|(n, _)| n == name).map_or(Value::Bool(true), |(_, s)| self.convert(s));
+        self.stack.pop();
+        body
     }
 }
 
