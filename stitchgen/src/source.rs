@@ -100,6 +100,18 @@ pub(crate) fn char_range(text: &str, span: Span) -> std::ops::Range<usize> {
     lo..hi
 }
 
+/// How generated files name their contract: the path as given when it is relative (normalized,
+/// `/` separators), else the path below the working directory, else the file name alone — never
+/// an absolute path, so no machine's layout ends up in an artifact.
+pub fn artifact_name(path: &Path) -> String {
+    let shown = display_path(path);
+    if Path::new(&shown).is_absolute() {
+        path.file_name().map_or_else(|| "contract".to_owned(), |n| n.to_string_lossy().into_owned())
+    } else {
+        shown
+    }
+}
+
 /// Shows `path` relative to the working directory when it lies below it, with `/` separators,
 /// so diagnostics and banners never carry a machine's absolute paths.
 pub fn display_path(path: &Path) -> String {

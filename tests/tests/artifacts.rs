@@ -42,6 +42,10 @@ fn artifacts_are_deterministic_and_end_with_a_newline() {
         assert!(text.ends_with("}\n") && !text.contains('\r'), "{name}");
     }
     assert!(first.iter().any(|(n, _)| n == "tickets.rs"), "one Rust module per service");
+    let root = repo_root().to_string_lossy().into_owned();
+    for (name, text) in &first {
+        assert!(!text.contains(&root), "{name} carries an absolute path");
+    }
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub struct Service {
     pub name: String,
     /// Its Rust module name.
     pub module: String,
-    /// The contract file as shown to people (relative).
+    /// The contract file as generated files name it (never absolute).
     pub source: String,
     /// OpenAPI title, when given.
     pub title: Option<String>,
@@ -211,7 +211,9 @@ impl Operation {
 
 /// Lowers checked contracts. `sources` names each contract's file.
 pub fn lower(contracts: &[Contract], sources: &crate::source::SourceMap) -> Model {
-    Model { services: contracts.iter().map(|c| service(c, &sources.file(c.file).display)).collect() }
+    Model {
+        services: contracts.iter().map(|c| service(c, &crate::source::artifact_name(&sources.file(c.file).path))).collect(),
+    }
 }
 
 fn text(s: &Option<ast::Sp<String>>) -> Option<String> {

@@ -1,0 +1,72 @@
+//! `stitchgen diff` over every case in `fixtures/diff/`: each is classified as its name says, and
+//! its text and Markdown reports are snapshotted.
+
+use stitchgen::diff::report;
+use stitchgen::diff::rules::{Consumer, RULES};
+use stitchgen::{Options, diff};
+use stitchgen_tests::repo_root;
+
+fn side(case: &std::path::Path, which: &str) -> Vec<(String, Vec<u8>)> {
+    let path = case.join(format!("{which}.stitch.yaml"));
+    vec![(format!("{which}.stitch.yaml"), std::fs::read(path).unwrap())]
+}
+
+fn cases() -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = std::fs::read_dir(repo_root().join("fixtures/diff"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_case_is_classified_as_its_name_says() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let d = diff(&side(&case, "old"), &side(&case, "new"), &Options::default());
+        assert!(!d.old.has_errors() && !d.new.has_errors(), "{name}: a side does not check clean");
+        if name == "reorder-only" {
+            if !d.changes.is_empty() {
+                failures.push(format!("{name}: expected no change, got {:?}", d.changes));
+            }
+        } else {
+            let rule = RULES.iter().find(|r| r.id == name).unwrap_or_else(|| panic!("{name}: not a rule id"));
+            let hits: Vec<_> = d.changes.iter().filter(|c| c.rule == rule.id).collect();
+            if hits.is_empty() {
+                failures.push(format!("{name}: no `{name}` change in:\n{}", report::text(&d.changes)));
+            }
+            for c in hits {
+                let expected = match c.consumer {
+                    Consumer::Http => rule.http,
+                    Consumer::Tools => rule.tools,
+                };
+                assert_eq!(Some(c.level), expected, "{name}: {c:?}");
+            }
+        }
+        insta::with_settings!({ snapshot_path => "snapshots/diff", prepend_module_to_snapshot => false, omit_expression => true }, {
+            insta::assert_snapshot!(format!("{name}.text"), report::text(&d.changes));
+            insta::assert_snapshot!(format!("{name}.markdown"), report::markdown(&d.changes));
+        });
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_rule_has_a_case() {
+    let names: Vec<String> = cases().iter().map(|c| c.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let missing: Vec<&str> = RULES.iter().map(|r| r.id).filter(|id| !names.iter().any(|n| n == id)).collect();
+    assert!(missing.is_empty(), "rules without a case in fixtures/diff: {missing:?}");
+    assert!(names.iter().any(|n| n == "reorder-only"));
+}
+
+#[test]
+fn json_report_counts_levels() {
+    let case = repo_root().join("fixtures/diff/route-changed");
+    let d = diff(&side(&case, "old"), &side(&case, "new"), &Options::default());
+    let v: serde_json::Value = serde_json::from_str(&report::json(&d.changes)).unwrap();
+    assert!(v["summary"]["breaking"].as_u64().unwrap() >= 1);
+    assert_eq!(v["changes"][0]["rule"], "route-changed");
+}
