@@ -101,15 +101,21 @@ pub(crate) fn char_range(text: &str, span: Span) -> std::ops::Range<usize> {
 }
 
 /// How generated files name their contract: the path as given when it is relative (normalized,
-/// `/` separators), else the path below the working directory, else the file name alone — never
-/// an absolute path, so no machine's layout ends up in an artifact.
+/// `/` separators), else the file name alone. Never an absolute path, and never the working
+/// directory: the same arguments give the same bytes wherever they run.
 pub fn artifact_name(path: &Path) -> String {
-    let shown = display_path(path);
-    if Path::new(&shown).is_absolute() {
-        path.file_name().map_or_else(|| "contract".to_owned(), |n| n.to_string_lossy().into_owned())
-    } else {
-        shown
+    if path.is_absolute() {
+        return path.file_name().map_or_else(|| "contract".to_owned(), |n| n.to_string_lossy().into_owned());
     }
+    let parts: Vec<_> = path
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(p) => Some(p.to_string_lossy()),
+            std::path::Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect();
+    parts.join("/")
 }
 
 /// Shows `path` relative to the working directory when it lies below it, with `/` separators,

@@ -67,6 +67,15 @@ expect 1 "generate with errors" -- "$bin" generate fixtures/invalid/E0206_route_
 [ ! -e "$bad/out" ] || { echo "FAIL: generate wrote despite errors"; fail=$((fail + 1)); }
 rm -rf "$out" "$bad"
 
+# The same arguments give the same bytes whatever the working directory or HOME.
+abs=$(pwd)/fixtures/valid/helpdesk.stitch.yaml
+one=$(mktemp -d); two=$(mktemp -d)
+expect 0 "generate from the repository" -- "$bin" generate "$abs" --out "$one"
+(cd "$(dirname "$two")" && HOME=/nonexistent "$OLDPWD/$bin" generate "$abs" --out "$two" >/dev/null 2>&1) || { echo "FAIL: generate from another directory"; fail=$((fail + 1)); }
+diff -r "$one" "$two" >/dev/null || { echo "FAIL: output depends on the working directory or HOME"; fail=$((fail + 1)); }
+grep -rq "$(pwd)" "$one" && { echo "FAIL: an artifact names an absolute path"; fail=$((fail + 1)); }
+rm -rf "$one" "$two"
+
 # The committed snapshot of the example passes; a description edit makes it stale, naming the operation.
 contract=build-examples/directory/contracts/people.stitch.yaml
 snap=build-examples/directory/contracts/surface.snapshot.json
