@@ -212,7 +212,10 @@ impl Operation {
 /// Lowers checked contracts. `sources` names each contract's file.
 pub fn lower(contracts: &[Contract], sources: &crate::source::SourceMap) -> Model {
     Model {
-        services: contracts.iter().map(|c| service(c, &crate::source::artifact_name(&sources.file(c.file).path))).collect(),
+        services: contracts
+            .iter()
+            .map(|c| service(c, &crate::source::artifact_name(&sources.file(c.file).path)))
+            .collect(),
     }
 }
 
