@@ -107,6 +107,23 @@ pub fn artifact_name(path: &Path) -> String {
     if path.is_absolute() {
         return path.file_name().map_or_else(|| "contract".to_owned(), |n| n.to_string_lossy().into_owned());
     }
+    slashed(path)
+}
+
+/// Shows `path` relative to the working directory when it lies below it, with `/` separators:
+/// what diagnostics print.
+pub fn display_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let shown = match (path.is_absolute(), cwd) {
+        (true, Some(cwd)) => path.strip_prefix(&cwd).unwrap_or(path),
+        _ => path,
+    };
+    let root = if shown.has_root() { "/" } else { "" };
+    format!("{root}{}", slashed(shown))
+}
+
+/// The normal and `..` components of a path joined with `/` (no `.`, no root, no prefix).
+fn slashed(path: &Path) -> String {
     let parts: Vec<_> = path
         .components()
         .filter_map(|c| match c {
@@ -116,25 +133,4 @@ pub fn artifact_name(path: &Path) -> String {
         })
         .collect();
     parts.join("/")
-}
-
-/// Shows `path` relative to the working directory when it lies below it, with `/` separators,
-/// so diagnostics and banners never carry a machine's absolute paths.
-pub fn display_path(path: &Path) -> String {
-    let cwd = std::env::current_dir().ok();
-    let shown = match (path.is_absolute(), cwd) {
-        (true, Some(cwd)) => path.strip_prefix(&cwd).unwrap_or(path),
-        _ => path,
-    };
-    let shown = shown.strip_prefix(".").unwrap_or(shown);
-    let parts: Vec<_> = shown
-        .components()
-        .filter_map(|c| match c {
-            std::path::Component::Normal(p) => Some(p.to_string_lossy()),
-            std::path::Component::ParentDir => Some("..".into()),
-            _ => None,
-        })
-        .collect();
-    let root = if shown.has_root() { "/" } else { "" };
-    format!("{root}{}", parts.join("/"))
 }
