@@ -55,3 +55,31 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
     }
     result.map(|()| true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_only_changed_bytes_and_leaves_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("stitchgen-out-{}", std::process::id()));
+        let a = [Artifact { name: "a.json".into(), bytes: b"{}\n".to_vec() }];
+        let first = write_all(&dir, &a).unwrap();
+        assert_eq!(first.written, ["a.json"]);
+        let mtime = std::fs::metadata(dir.join("a.json")).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let second = write_all(&dir, &a).unwrap();
+        assert_eq!((second.written.len(), second.unchanged.len()), (0, 1));
+        assert_eq!(
+            std::fs::metadata(dir.join("a.json")).unwrap().modified().unwrap(),
+            mtime,
+            "an unchanged file is not touched"
+        );
+        let changed = [Artifact { name: "a.json".into(), bytes: b"[]\n".to_vec() }];
+        assert_eq!(write_all(&dir, &changed).unwrap().written, ["a.json"]);
+        assert_eq!(std::fs::read(dir.join("a.json")).unwrap(), b"[]\n");
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["a.json"], "no temporary file is left behind");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
