@@ -148,6 +148,19 @@ fn check(
     options: &crate::Options,
     color: ColorChoice,
 ) -> ExitCode {
+    if snapshot.is_none() && out.is_none() {
+        // Declarations only: no code to generate, so none is generated.
+        let checked = match crate::check_files_with(contracts, options) {
+            Ok(c) => c,
+            Err(e) => return usage_error(&e),
+        };
+        if let Some(code) = report(&checked, color) {
+            return code;
+        }
+        let n = checked.contracts.len();
+        eprintln!("ok: {n} contract{} checked", plural(n));
+        return ExitCode::SUCCESS;
+    }
     let generated = match pipeline(contracts, options, color) {
         Ok(g) => g,
         Err(code) => return code,

@@ -88,6 +88,7 @@ impl Walker<'_, '_> {
             let Some(key) = k.as_str() else { continue };
             self.keyword(key, k, v, node, depth);
         }
+        self.typed_keywords(node);
     }
 
     fn keyword(&mut self, key: &str, k: &Node, v: &Node, schema: &Node, depth: usize) {
@@ -142,6 +143,51 @@ impl Walker<'_, '_> {
             }
             _ if SUPPORTED.contains(&key) => {}
             _ => diags.push(unsupported(key, k)),
+        }
+    }
+}
+
+/// Keywords that constrain one JSON type, and the types they need.
+const TYPED_KEYWORDS: &[(&str, &[&str])] = &[
+    ("minimum", &["integer", "number"]),
+    ("maximum", &["integer", "number"]),
+    ("exclusiveMinimum", &["integer", "number"]),
+    ("exclusiveMaximum", &["integer", "number"]),
+    ("multipleOf", &["integer", "number"]),
+    ("minLength", &["string"]),
+    ("maxLength", &["string"]),
+    ("pattern", &["string"]),
+    ("format", &["string"]),
+    ("minItems", &["array"]),
+    ("maxItems", &["array"]),
+    ("uniqueItems", &["array"]),
+    ("items", &["array"]),
+];
+
+impl Walker<'_, '_> {
+    /// A bound without the type it bounds says nothing a Rust type can carry: refused, so the
+    /// generated types never misread it.
+    fn typed_keywords(&mut self, node: &Node) {
+        let composed = ["$ref", "oneOf", "anyOf", "allOf", "enum", "const"].iter().any(|k| node.get(k).is_some());
+        if composed {
+            return;
+        }
+        let types = schema::type_set(node);
+        for (kw, needs) in TYPED_KEYWORDS {
+            let Some((k, _)) = node.entry(kw) else { continue };
+            let ok = types.as_ref().is_some_and(|t| t.iter().any(|t| needs.contains(t)));
+            if !ok {
+                let want = needs.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or ");
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::InvalidKeywordValue,
+                        k.span,
+                        format!("`{kw}` without a `type` it applies to"),
+                    )
+                    .label(format!("needs `type: {}`", needs[0]))
+                    .help(format!("add `type` ({want}) to this schema")),
+                );
+            }
         }
     }
 }

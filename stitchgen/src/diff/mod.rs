@@ -138,7 +138,7 @@ fn tools(old: &Model, new: &Model, transport: Surface, out: &mut Out) {
     for ot in &old_tools {
         let subject = format!("{} ({t})", ot.name);
         match new_tools.iter().find(|nt| nt.name == ot.name) {
-            Some(nt) => tool(old, new, ot, nt, &subject, out),
+            Some(nt) => tool(old, new, (ot, nt), transport, &subject, out),
             None => {
                 let moved =
                     owner(old, ot).and_then(|id| new_tools.iter().find(|nt| owner(new, nt).as_ref() == Some(&id)));
@@ -157,35 +157,32 @@ fn tools(old: &Model, new: &Model, transport: Surface, out: &mut Out) {
     }
 }
 
-fn tool(old: &Model, new: &Model, ot: &Tool, nt: &Tool, subject: &str, out: &mut Out) {
-    fn op_of<'m>(m: &'m Model, t: &Tool) -> Option<(&'m Service, &'m Operation)> {
-        ops(m).into_iter().find(|(_, o)| o.tool_name.as_deref() == Some(t.name.as_str()))
+fn tool(old: &Model, new: &Model, (ot, nt): (&Tool, &Tool), transport: Surface, subject: &str, out: &mut Out) {
+    fn op_of<'m>(m: &'m Model, t: &Tool, transport: Surface) -> Option<&'m Operation> {
+        ops(m)
+            .into_iter()
+            .find(|(_, o)| o.tool_name.as_deref() == Some(t.name.as_str()) && o.on(transport))
+            .map(|(_, o)| o)
     }
-    if let (Some((_, o)), Some((_, n))) = (op_of(old, ot), op_of(new, nt)) {
+    if let (Some(o), Some(n)) = (op_of(old, ot, transport), op_of(new, nt, transport)) {
         common(o, n, Consumer::Tools, subject, out);
         view(o, n, subject, out);
     }
+    // MCP defaults: readOnlyHint false, destructiveHint true (it matters when not read-only).
     let empty = Value::Null;
-    let flag = |t: &Tool, k: &str| t.annotations.as_ref().unwrap_or(&empty).get(k).and_then(Value::as_bool);
-    if flag(ot, "readOnlyHint") == Some(true) && flag(nt, "readOnlyHint") != Some(true) {
-        out.push(Consumer::Tools, subject, "read-only-dropped", "readOnlyHint true → false".into());
-    }
-    if flag(ot, "destructiveHint") != Some(true) && flag(nt, "destructiveHint") == Some(true) {
-        out.push(Consumer::Tools, subject, "destructive-added", "destructiveHint → true".into());
-    }
-    let others = |t: &Tool| {
-        t.annotations
-            .as_ref()
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .filter(|(k, _)| !matches!(k.as_str(), "readOnlyHint" | "destructiveHint"))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default()
+    let flag = |t: &Tool, k: &str, default: bool| {
+        t.annotations.as_ref().unwrap_or(&empty).get(k).and_then(Value::as_bool).unwrap_or(default)
     };
-    if others(ot) != others(nt) {
+    let mut escalated = false;
+    if flag(ot, "readOnlyHint", false) && !flag(nt, "readOnlyHint", false) {
+        out.push(Consumer::Tools, subject, "read-only-dropped", "readOnlyHint true → false".into());
+        escalated = true;
+    }
+    if !flag(ot, "destructiveHint", true) && flag(nt, "destructiveHint", true) {
+        out.push(Consumer::Tools, subject, "destructive-added", "destructiveHint false → true".into());
+        escalated = true;
+    }
+    if ot.annotations != nt.annotations && !escalated {
         out.push(Consumer::Tools, subject, "annotation-changed", "title or hints".into());
     }
     // Presented schemas are already inlined: compare them as they are advertised.
@@ -287,27 +284,33 @@ fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consumer, subject
         return;
     }
     let mut push = |rule: &'static str, detail: String| out.push(consumer, subject, rule, format!("{at}: {detail}"));
-    if ["oneOf", "anyOf", "allOf", "$ref"].iter().any(|k| o.get(k) != n.get(k)) {
+    let as_set = |v: &Value, k: &str| -> Option<BTreeSet<String>> {
+        v.get(k).map(|b| {
+            b.as_array().map_or_else(
+                || BTreeSet::from([b.to_string()]),
+                |a| a.iter().map(crate::canonical::canonical).collect(),
+            )
+        })
+    };
+    if ["oneOf", "anyOf", "allOf", "$ref"].iter().any(|k| as_set(o, k) != as_set(n, k)) {
         push("composition-changed", "its composition changed".into());
         return;
     }
     if let (Some(ot), Some(nt)) = (types(o), types(n)) {
-        let (lost, gained): (Vec<_>, Vec<_>) =
-            (ot.difference(&nt).cloned().collect(), nt.difference(&ot).cloned().collect());
-        match dir {
-            Dir::Input if !lost.is_empty() => {
-                push("input-type-narrowed", format!("no longer accepts {}", lost.join(", ")))
-            }
-            Dir::Input if !gained.is_empty() => {
-                push("input-type-widened", format!("also accepts {}", gained.join(", ")))
-            }
-            Dir::Output if !gained.is_empty() => {
-                push("output-type-widened", format!("may now be {}", gained.join(", ")))
-            }
-            Dir::Output if !lost.is_empty() => {
-                push("output-type-narrowed", format!("is never {} now", lost.join(", ")))
-            }
-            _ => {}
+        // `number` accepts every integer: integer → number widens, number → integer narrows.
+        let lost: Vec<String> =
+            ot.iter().filter(|t| !(nt.contains(*t) || *t == "integer" && nt.contains("number"))).cloned().collect();
+        let gained: Vec<String> =
+            nt.iter().filter(|t| !(ot.contains(*t) || *t == "integer" && ot.contains("number"))).cloned().collect();
+        let (narrowed, widened) = match dir {
+            Dir::Input => (("input-type-narrowed", "no longer accepts"), ("input-type-widened", "also accepts")),
+            Dir::Output => (("output-type-narrowed", "can no longer be"), ("output-type-widened", "may now be")),
+        };
+        if !lost.is_empty() {
+            push(narrowed.0, format!("{} {}", narrowed.1, lost.join(", ")));
+        }
+        if !gained.is_empty() {
+            push(widened.0, format!("{} {}", widened.1, gained.join(", ")));
         }
     }
     enums(o, n, dir, &mut push);
@@ -347,6 +350,15 @@ fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consumer, subject
     }
     if let (Some(oi), Some(ni)) = (o.get("items"), n.get("items")) {
         compare(oi, ni, &format!("{at}[]"), dir, consumer, subject, out, depth + 1);
+    }
+    // Recursive types stay in `$defs`: compare them by name.
+    if let (Some(od), Some(nd)) = (o.get("$defs").and_then(Value::as_object), n.get("$defs").and_then(Value::as_object))
+    {
+        for (name, ot) in od {
+            if let Some(nt) = nd.get(name) {
+                compare(ot, nt, &format!("$defs.{name}"), dir, consumer, subject, out, depth + 1);
+            }
+        }
     }
 }
 
@@ -411,7 +423,26 @@ fn constraints(o: &Value, n: &Value, dir: Dir, push: &mut impl FnMut(&'static st
             _ => {}
         }
     }
-    for k in ["pattern", "format", "multipleOf", "uniqueItems"] {
+    let unique = |v: &Value| v.get("uniqueItems").and_then(Value::as_bool).unwrap_or(false);
+    match (unique(o), unique(n)) {
+        (false, true) => stricter.push("uniqueItems: true".into()),
+        (true, false) => looser.push("uniqueItems: false".into()),
+        _ => {}
+    }
+    match (num(o, "multipleOf"), num(n, "multipleOf")) {
+        (None, Some(b)) => stricter.push(format!("multipleOf: {b}")),
+        (Some(a), None) => looser.push(format!("multipleOf: {a} removed")),
+        // Every multiple of `a` is a multiple of `b` when `b` divides `a`: looser.
+        (Some(a), Some(b)) if a != b => {
+            if (a / b).fract() == 0.0 {
+                looser.push(format!("multipleOf: {a} → {b}"))
+            } else {
+                stricter.push(format!("multipleOf: {a} → {b}"))
+            }
+        }
+        _ => {}
+    }
+    for k in ["pattern", "format"] {
         match (o.get(k), n.get(k)) {
             (None, Some(b)) => stricter.push(format!("{k}: {b}")),
             (Some(a), None) => looser.push(format!("{k}: {a} removed")),

@@ -25,6 +25,16 @@ fn schemars(v: &Value) -> schemars08::schema::Schema {
 /// Builds the type space: shared types first (they may refer to each other), then every named
 /// operation schema.
 pub fn generate(svc: &Service, named: &[(String, Value)]) -> Result<Types, String> {
+    // typify panics on some shapes the checks do not refuse yet: a failure to emit is reported,
+    // never a crash of the build.
+    std::panic::catch_unwind(|| generate_types(svc, named)).unwrap_or_else(|panic| {
+        let why =
+            panic.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| panic.downcast_ref::<String>().cloned());
+        Err(format!("typify could not translate a schema: {}", why.unwrap_or_else(|| "it panicked".into())))
+    })
+}
+
+fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, String> {
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false).with_type_mod("types").with_map_type("::std::collections::BTreeMap");
     let mut space = TypeSpace::new(&settings);
