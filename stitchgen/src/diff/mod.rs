@@ -313,6 +313,15 @@ fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consumer, subject
             push(widened.0, format!("{} {}", widened.1, gained.join(", ")));
         }
     }
+    // A `type` added where any value was accepted narrows; removed, it widens.
+    match (types(o), types(n), dir) {
+        (None, Some(nt), Dir::Input) => push("input-type-narrowed", format!("now accepts {} only", join(&nt))),
+        (Some(_), None, Dir::Input) => push("input-type-widened", "accepts any type".into()),
+        (None, Some(nt), Dir::Output) => push("output-type-narrowed", format!("is always {} now", join(&nt))),
+        (Some(_), None, Dir::Output) => push("output-type-widened", "may be any type".into()),
+        _ => {}
+    }
+    open_parts(o, n, dir, &mut push);
     enums(o, n, dir, &mut push);
     constraints(o, n, dir, &mut push);
     let (op, np) = (props(o), props(n));
@@ -351,6 +360,12 @@ fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consumer, subject
     if let (Some(oi), Some(ni)) = (o.get("items"), n.get("items")) {
         compare(oi, ni, &format!("{at}[]"), dir, consumer, subject, out, depth + 1);
     }
+    if let (Some(oa), Some(na)) = (o.get("additionalProperties"), n.get("additionalProperties"))
+        && oa.is_object()
+        && na.is_object()
+    {
+        compare(oa, na, &format!("{at}.*"), dir, consumer, subject, out, depth + 1);
+    }
     // Recursive types stay in `$defs`: compare them by name.
     if let (Some(od), Some(nd)) = (o.get("$defs").and_then(Value::as_object), n.get("$defs").and_then(Value::as_object))
     {
@@ -358,6 +373,40 @@ fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consumer, subject
             if let Some(nt) = nd.get(name) {
                 compare(ot, nt, &format!("$defs.{name}"), dir, consumer, subject, out, depth + 1);
             }
+        }
+    }
+}
+
+fn join(set: &BTreeSet<String>) -> String {
+    set.iter().cloned().collect::<Vec<_>>().join(", ")
+}
+
+/// `items` and `additionalProperties` appearing or disappearing: what an array or object may hold.
+fn open_parts(o: &Value, n: &Value, dir: Dir, push: &mut impl FnMut(&'static str, String)) {
+    // Absent `additionalProperties` accepts anything, like `true`.
+    let extra = |v: &Value| v.get("additionalProperties").cloned().filter(|a| a != &Value::Bool(true));
+    let parts =
+        [("items", o.get("items").cloned(), n.get("items").cloned()), ("additionalProperties", extra(o), extra(n))];
+    for (kw, a, b) in parts {
+        let (stricter, looser) = match (&a, &b) {
+            (None, Some(_)) => (true, false),
+            (Some(_), None) => (false, true),
+            // A changed schema is compared where both are schemas; `false` ⇄ schema is a change.
+            (Some(x), Some(y)) if x != y && (x.is_boolean() || y.is_boolean()) => {
+                (y == &Value::Bool(false), x == &Value::Bool(false))
+            }
+            _ => (false, false),
+        };
+        match dir {
+            Dir::Input if stricter => push("input-constraint-narrowed", format!("`{kw}` now constrains what it holds")),
+            Dir::Input if looser => {
+                push("input-constraint-widened", format!("`{kw}` no longer constrains what it holds"))
+            }
+            Dir::Output if looser => push("output-type-widened", format!("`{kw}` no longer constrains what it holds")),
+            Dir::Output if stricter => {
+                push("output-constraint-changed", format!("`{kw}` now constrains what it holds"))
+            }
+            _ => {}
         }
     }
 }
@@ -465,5 +514,45 @@ fn constraints(o: &Value, n: &Value, dir: Dir, push: &mut impl FnMut(&'static st
                 push("output-constraint-changed", all.join(", "));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rules(o: Value, n: Value, dir: Dir) -> Vec<&'static str> {
+        let mut out = Out(Vec::new());
+        compare(&o, &n, "input", dir, Consumer::Http, "s.a", &mut out, 0);
+        out.0.iter().map(|c| c.rule).collect()
+    }
+
+    #[test]
+    fn a_type_on_an_untyped_value_narrows_inputs() {
+        assert_eq!(rules(json!({}), json!({ "type": "integer" }), Dir::Input), ["input-type-narrowed"]);
+        assert_eq!(rules(json!({ "type": "integer" }), json!({}), Dir::Input), ["input-type-widened"]);
+        assert_eq!(
+            rules(json!({ "type": "integer" }), json!({ "type": "number" }), Dir::Input),
+            ["input-type-widened"]
+        );
+    }
+
+    #[test]
+    fn items_and_additional_properties() {
+        assert_eq!(
+            rules(json!({ "type": "array" }), json!({ "type": "array", "items": { "type": "string" } }), Dir::Input),
+            ["input-constraint-narrowed"]
+        );
+        assert_eq!(
+            rules(json!({ "type": "object" }), json!({ "type": "object", "additionalProperties": false }), Dir::Input),
+            ["input-constraint-narrowed"]
+        );
+        assert_eq!(
+            rules(json!({ "type": "array", "items": {} }), json!({ "type": "array" }), Dir::Output),
+            ["output-type-widened"]
+        );
+        let map = |t: &str| json!({ "type": "object", "additionalProperties": { "type": t } });
+        assert_eq!(rules(map("string"), map("integer"), Dir::Input), ["input-type-narrowed", "input-type-widened"]);
     }
 }
