@@ -6,9 +6,7 @@ use serde_json::{Map, Value};
 use crate::check::http::{Seg, base_path, parse_route};
 use crate::diag::Diagnostics;
 use crate::naming;
-use crate::parse::ast::{
-    self, Completion, Contract, Endpoint, Framing, RuntimeTool, StreamFormat, Surface, ToolExposure,
-};
+use crate::parse::ast::{self, Completion, Contract, Endpoint, Framing, RuntimeTool, StreamFormat, Surface};
 
 /// Everything generated together: one OpenAPI document, one manifest per transport.
 #[derive(Clone, Debug)]
@@ -244,17 +242,9 @@ fn service(c: &Contract, source: &str) -> Service {
     }
 }
 
+/// The endpoint's surfaces (the checks' rule, DESIGN §3.1), sorted and without repeats.
 fn surfaces(c: &Contract, e: &Endpoint) -> Vec<Surface> {
-    let cx_surfaces: Vec<Surface> = match &e.expose {
-        Some(x) => x.value.iter().map(|s| s.value).collect(),
-        None if c.tool_exposure.as_ref().is_some_and(|t| t.value == ToolExposure::Explicit)
-            || crate::check::is_http_only(e) =>
-        {
-            vec![Surface::Http]
-        }
-        None => vec![Surface::Http, Surface::Mcp, Surface::Agent],
-    };
-    let mut out = cx_surfaces;
+    let mut out = crate::check::Cx::new(c).surfaces(e);
     out.sort();
     out.dedup();
     out

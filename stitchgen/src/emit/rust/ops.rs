@@ -63,6 +63,15 @@ impl<'a> Op<'a> {
         &self.op.present
     }
 
+    /// The presenter hook's name (`count_mcp`) and the runtime surface it runs on.
+    fn presenter(&self, p: Presenter) -> (Ident, TokenStream) {
+        let (suffix, surface) = match p {
+            Presenter::Mcp => ("mcp", quote!(::stitchgen_runtime::Surface::Mcp)),
+            Presenter::Agent => ("agent", quote!(::stitchgen_runtime::Surface::Agent)),
+        };
+        (format_ident!("{}_{}", self.ident.to_string().trim_start_matches("r#"), suffix), surface)
+    }
+
     /// The handler's success type.
     fn returns(&self) -> TokenStream {
         let m = &self.ident;
@@ -257,11 +266,11 @@ impl<'a> Op<'a> {
         self.presenters()
             .iter()
             .map(|p| {
-                let (suffix, what) = match p {
-                    Presenter::Mcp => ("mcp", "MCP: content blocks and `_meta` beside `structuredContent`"),
-                    Presenter::Agent => ("agent", "the agent surface: what the model reads"),
+                let what = match p {
+                    Presenter::Mcp => "MCP: content blocks and `_meta` beside `structuredContent`",
+                    Presenter::Agent => "the agent surface: what the model reads",
                 };
-                let name = format_ident!("{}_{}", m.to_string().trim_start_matches("r#"), suffix);
+                let (name, _) = self.presenter(*p);
                 let text =
                     format!(" Presents `{}` on {what}; runs after a successful, validated call.", self.op.action);
                 quote! {
@@ -316,11 +325,7 @@ impl<'a> Op<'a> {
             }
         } else if !self.presenters().is_empty() {
             let arms = self.presenters().iter().map(|p| {
-                let (surface, suffix) = match p {
-                    Presenter::Mcp => (quote!(::stitchgen_runtime::Surface::Mcp), "mcp"),
-                    Presenter::Agent => (quote!(::stitchgen_runtime::Surface::Agent), "agent"),
-                };
-                let name = format_ident!("{}_{}", m.to_string().trim_start_matches("r#"), suffix);
+                let (name, surface) = self.presenter(*p);
                 quote!(#surface => ::core::option::Option::Some(<H as Presenters>::#name(&out)),)
             });
             quote! {
