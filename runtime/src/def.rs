@@ -62,6 +62,132 @@ pub struct OperationDef {
     pub output_schema: Option<&'static str>,
     /// The tool view.
     pub view: Option<ViewDef>,
+    /// What a tool surface advertises as input: params and input merged into one object
+    /// schema, view defaults stated (standalone JSON text). The CLI builds its flags from it.
+    pub tool_input_schema: Option<&'static str>,
+    /// What an HTTP-only kind adds to the route.
+    pub http_kind: HttpKindDef,
+}
+
+impl OperationDef {
+    /// Whether the operation is served on `surface`.
+    pub fn on(&self, surface: Surface) -> bool {
+        self.surfaces.contains(&surface)
+    }
+}
+
+/// The HTTP-only kinds an endpoint declares (DESIGN §3: `rawResponse`, `rawBody`, `multipart`,
+/// `responseMeta`, `stream`); [`HttpKindDef::PLAIN`] for an ordinary JSON endpoint.
+#[derive(Debug)]
+pub struct HttpKindDef {
+    /// `rawResponse: true`: the handler owns the response bytes.
+    pub raw_response: bool,
+    /// The declared `contentType` of a raw response.
+    pub content_type: Option<&'static str>,
+    /// `rawBody: true`: the handler also gets the request body's text.
+    pub raw_body: bool,
+    /// A file upload.
+    pub multipart: Option<MultipartDef>,
+    /// `responseMeta.status`: the success status.
+    pub status: Option<u16>,
+    /// `responseMeta.headers`: the response headers the handler may set.
+    pub headers: &'static [HeaderDef],
+    /// A stream of items.
+    pub stream: Option<StreamDef>,
+}
+
+impl HttpKindDef {
+    /// An ordinary JSON endpoint.
+    pub const PLAIN: HttpKindDef = HttpKindDef {
+        raw_response: false,
+        content_type: None,
+        raw_body: false,
+        multipart: None,
+        status: None,
+        headers: &[],
+        stream: None,
+    };
+}
+
+/// A declared response header.
+#[derive(Debug)]
+pub struct HeaderDef {
+    /// Its name, as declared.
+    pub name: &'static str,
+    /// Whether every success answer carries it.
+    pub required: bool,
+}
+
+/// A multipart upload's fields and limits.
+#[derive(Debug)]
+pub struct MultipartDef {
+    /// The file fields.
+    pub files: &'static [FileFieldDef],
+    /// Largest request, in bytes.
+    pub max_request_bytes: Option<u64>,
+    /// Largest non-file field, in bytes.
+    pub max_field_bytes: Option<u64>,
+}
+
+/// One file field of an upload.
+#[derive(Debug)]
+pub struct FileFieldDef {
+    /// The form field name.
+    pub name: &'static str,
+    /// Must be present.
+    pub required: bool,
+    /// May carry several files.
+    pub multiple: bool,
+    /// Most files (with `multiple`).
+    pub max_files: Option<u64>,
+    /// Largest file, in bytes.
+    pub max_bytes: Option<u64>,
+    /// Accepted content types (`type/subtype` or `type/*`); empty: any.
+    pub content_types: &'static [&'static str],
+}
+
+impl FileFieldDef {
+    /// Whether a file of `content_type` is accepted.
+    pub fn accepts(&self, content_type: &str) -> bool {
+        let essence = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        self.content_types.is_empty()
+            || self.content_types.iter().any(|t| match t.strip_suffix("/*") {
+                Some(kind) => essence.split('/').next() == Some(&kind.to_ascii_lowercase()),
+                None => essence == t.to_ascii_lowercase(),
+            })
+    }
+}
+
+/// A stream's wire format and limits.
+#[derive(Debug)]
+pub struct StreamDef {
+    /// NDJSON or server-sent events.
+    pub format: StreamFormat,
+    /// Each frame wraps its value (`envelope`), or is the bare item (`item`).
+    pub envelope: bool,
+    /// The stream ends with a terminal frame (`completion: terminal`).
+    pub terminal: bool,
+    /// Schema of one item, standalone JSON text.
+    pub item_schema: &'static str,
+    /// Schema of the terminal frame, standalone JSON text.
+    pub terminal_schema: Option<&'static str>,
+    /// Largest frame, in bytes.
+    pub max_frame_bytes: Option<u64>,
+    /// Heartbeat interval, in milliseconds.
+    pub heartbeat_ms: Option<u64>,
+    /// Longest stream, in milliseconds.
+    pub lifetime_ms: Option<u64>,
+    /// Longest silence between items before the stream is closed, in seconds.
+    pub idle_timeout_seconds: Option<u64>,
+}
+
+/// The wire format of a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// `application/x-ndjson`: one JSON value per line.
+    Ndjson,
+    /// `text/event-stream`: one JSON value per event.
+    Sse,
 }
 
 /// A tool view.

@@ -81,14 +81,27 @@ impl<T> WithMeta<T> {
 /// The items of a stream endpoint; an `Err` ends the stream with an error frame.
 pub type ItemStream<T> = Pin<Box<dyn futures_core::Stream<Item = Result<T, crate::AppError>> + Send>>;
 
+/// One frame of a stream that ends with a terminal frame (`completion: terminal`): items, then
+/// exactly one terminal value, last.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Frame<I, T> {
+    /// An item.
+    Item(I),
+    /// The terminal frame.
+    Terminal(T),
+}
+
+/// The frames of a stream as JSON, for the HTTP adapter.
+pub type JsonFrames = ItemStream<Frame<serde_json::Value, serde_json::Value>>;
+
 /// What an HTTP-only endpoint answers besides JSON, for the HTTP adapter.
 pub enum HttpPayload {
     /// Bytes the handler owns.
     Raw(RawResponse),
     /// Response headers beside the JSON answer.
     Headers(Vec<(String, String)>),
-    /// A stream of JSON items.
-    Stream(ItemStream<serde_json::Value>),
+    /// A stream of JSON frames.
+    Stream(JsonFrames),
 }
 
 impl std::fmt::Debug for HttpPayload {
@@ -101,16 +114,31 @@ impl std::fmt::Debug for HttpPayload {
     }
 }
 
-/// Maps the typed items of a stream to JSON, item by item.
-pub fn json_stream<T: serde::Serialize + Send + 'static>(items: ItemStream<T>) -> ItemStream<serde_json::Value> {
-    Box::pin(JsonItems(items))
+/// Maps the typed items of a stream to JSON item frames, one by one (generated code calls this).
+pub fn json_stream<T: serde::Serialize + Send + 'static>(items: ItemStream<T>) -> JsonFrames {
+    Box::pin(Mapped(items, |item: &T| crate::runner::to_answer(item).map(Frame::Item)))
 }
 
-struct JsonItems<T>(ItemStream<T>);
+/// Maps the typed frames of a stream with a terminal frame to JSON (generated code calls this).
+pub fn json_frames<I, T>(frames: ItemStream<Frame<I, T>>) -> JsonFrames
+where
+    I: serde::Serialize + Send + 'static,
+    T: serde::Serialize + Send + 'static,
+{
+    Box::pin(Mapped(frames, |frame: &Frame<I, T>| match frame {
+        Frame::Item(i) => crate::runner::to_answer(i).map(Frame::Item),
+        Frame::Terminal(t) => crate::runner::to_answer(t).map(Frame::Terminal),
+    }))
+}
 
-impl<T: serde::Serialize> futures_core::Stream for JsonItems<T> {
-    type Item = Result<serde_json::Value, crate::AppError>;
+type JsonFrame = Result<Frame<serde_json::Value, serde_json::Value>, crate::AppError>;
+
+struct Mapped<T, F>(ItemStream<T>, F);
+
+impl<T, F: Fn(&T) -> JsonFrame + Unpin> futures_core::Stream for Mapped<T, F> {
+    type Item = JsonFrame;
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<Self::Item>> {
-        self.0.as_mut().poll_next(cx).map(|item| item.map(|r| r.and_then(|v| crate::runner::to_answer(&v))))
+        let this = &mut *self;
+        this.0.as_mut().poll_next(cx).map(|item| item.map(|r| r.and_then(|v| (this.1)(&v))))
     }
 }

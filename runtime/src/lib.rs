@@ -12,14 +12,20 @@ mod http;
 mod runner;
 
 pub use ctx::{Ctx, Identity, ViewCall};
-pub use def::{OpKind, OperationDef, SlicePlan, Surface, ViewDef};
+pub use def::{
+    FileFieldDef, HeaderDef, HttpKindDef, MultipartDef, OpKind, OperationDef, SlicePlan, StreamDef, StreamFormat,
+    Surface, ViewDef,
+};
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, ToolErrorEnvelope, retryable_status};
-pub use http::{HttpPayload, ItemStream, RawBody, RawResponse, Upload, UploadedFile, WithMeta, json_stream};
+pub use http::{
+    Frame, HttpPayload, ItemStream, JsonFrames, RawBody, RawResponse, Upload, UploadedFile, WithMeta, json_frames,
+    json_stream,
+};
 pub use runner::{Answer, BoxFuture, Call, Dispatch, HttpAnswer, Presentation, ScopeGate, Service, ToolOutcome};
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 1;
+pub const GENERATED_ABI: u32 = 2;
 
 /// Includes the module stitchgen generated into `OUT_DIR` for a service:
 /// `stitchgen_runtime::include_contract!("people");` defines `pub mod people`.

@@ -194,6 +194,14 @@ pub struct Stream {
     pub completion: Completion,
     /// Schema of the terminal frame.
     pub terminal: Option<Value>,
+    /// Largest frame, in bytes.
+    pub max_frame_bytes: Option<u64>,
+    /// Heartbeat interval, in milliseconds.
+    pub heartbeat_ms: Option<u64>,
+    /// Longest stream, in milliseconds.
+    pub lifetime_ms: Option<u64>,
+    /// Longest silence before the stream is closed, in seconds.
+    pub idle_timeout_seconds: Option<u64>,
 }
 
 impl Operation {
@@ -417,6 +425,10 @@ fn http_kind(e: &Endpoint) -> HttpKind {
                 framing: s.value.framing.as_ref().map_or(Framing::Envelope, |f| f.value),
                 completion: s.value.completion.as_ref().map_or(Completion::StreamEnd, |f| f.value),
                 terminal: s.value.terminal.as_ref().map(|t| t.0.to_json()),
+                max_frame_bytes: n(&s.value.max_frame_bytes),
+                heartbeat_ms: n(&s.value.heartbeat_ms),
+                lifetime_ms: n(&s.value.lifetime_ms),
+                idle_timeout_seconds: n(&s.value.idle_timeout_seconds),
             })
         }),
     }

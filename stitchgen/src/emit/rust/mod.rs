@@ -71,6 +71,7 @@ fn named_schemas(svc: &Service) -> Vec<(String, serde_json::Value)> {
         add("Output", op.output.as_ref());
         add("ToolAnswer", op.view.as_ref().and_then(|v| v.output.as_ref()));
         add("Item", op.http_kind.stream.as_ref().map(|s| &s.item));
+        add("Terminal", op.http_kind.stream.as_ref().and_then(|s| s.terminal.as_ref()));
     }
     out
 }

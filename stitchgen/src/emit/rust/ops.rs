@@ -24,6 +24,7 @@ pub(super) struct Op<'a> {
     output: Option<TokenStream>,
     answer: Option<TokenStream>,
     item: Option<TokenStream>,
+    terminal: Option<TokenStream>,
 }
 
 /// An identifier for `name`, raw where `name` is a keyword.
@@ -52,6 +53,7 @@ impl<'a> Op<'a> {
             output: path("Output"),
             answer: path("ToolAnswer"),
             item: path("Item"),
+            terminal: path("Terminal"),
         }
     }
 
@@ -79,6 +81,8 @@ impl<'a> Op<'a> {
         let out = if self.output.is_some() { quote!(#m::Output) } else { quote!(()) };
         if k.raw_response.is_some() {
             quote!(::stitchgen_runtime::RawResponse)
+        } else if k.stream.is_some() && self.terminal.is_some() {
+            quote!(::stitchgen_runtime::ItemStream<::stitchgen_runtime::Frame<#m::Item, #m::Terminal>>)
         } else if k.stream.is_some() {
             quote!(::stitchgen_runtime::ItemStream<#m::Item>)
         } else if k.response_meta.is_some() {
@@ -123,6 +127,7 @@ impl<'a> Op<'a> {
         alias("Input", &self.input, "Input");
         alias("Output", &self.output, "Full output");
         alias("Item", &self.item, "One stream item");
+        alias("Terminal", &self.terminal, "The terminal stream frame");
         if self.op.view.is_some() {
             let answer = self.answer.clone().or_else(|| self.output.clone());
             alias("ToolAnswer", &answer, "Answer on the tool surfaces (the view)");
@@ -150,11 +155,91 @@ impl<'a> Op<'a> {
     fn schema_text(&self, schema: Option<&Value>) -> TokenStream {
         match schema {
             Some(s) => {
-                let v = present::schema(s, self.svc, Style { refs: Refs::Inline, close_objects: false });
-                let text = serde_json::to_string(&v).expect("JSON values serialize");
+                let text = standalone(&present::schema(s, self.svc, INLINE));
                 quote!(::core::option::Option::Some(#text))
             }
             None => quote!(::core::option::Option::None),
+        }
+    }
+
+    /// The tool surfaces' input schema, for operations on one.
+    fn tool_input_text(&self) -> TokenStream {
+        if !self.op.is_tool() {
+            return quote!(::core::option::Option::None);
+        }
+        let text = standalone(&present::tool_input(self.op, self.svc, INLINE));
+        quote!(::core::option::Option::Some(#text))
+    }
+
+    /// The HTTP-only kinds, as a static description; `PLAIN` when there are none.
+    fn http_kind(&self) -> TokenStream {
+        let k = &self.op.http_kind;
+        if !k.any() {
+            return quote!(::stitchgen_runtime::HttpKindDef::PLAIN);
+        }
+        let raw_response = k.raw_response.is_some();
+        let content_type = opt_str(k.raw_response.clone().flatten().as_deref());
+        let raw_body = k.raw_body;
+        let multipart = match &k.multipart {
+            Some(m) => {
+                let files = m.files.iter().map(|f| {
+                    let (name, required, multiple) = (&f.name, f.required, f.multiple);
+                    let (max_files, max_bytes) = (opt_u64(f.max_files), opt_u64(f.max_bytes));
+                    let types = &f.content_types;
+                    quote!(::stitchgen_runtime::FileFieldDef { name: #name, required: #required, multiple: #multiple, max_files: #max_files, max_bytes: #max_bytes, content_types: &[#(#types),*] })
+                });
+                let (request, field) = (opt_u64(m.max_request_bytes), opt_u64(m.max_field_bytes));
+                quote!(::core::option::Option::Some(::stitchgen_runtime::MultipartDef { files: &[#(#files),*], max_request_bytes: #request, max_field_bytes: #field }))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let status = match &k.response_meta {
+            Some(m) => {
+                let s = m.status;
+                quote!(::core::option::Option::Some(#s))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let headers = k
+            .response_meta
+            .iter()
+            .flat_map(|m| &m.headers)
+            .map(|(name, _, required)| quote!(::stitchgen_runtime::HeaderDef { name: #name, required: #required }));
+        let stream = match &k.stream {
+            Some(st) => {
+                let format = match st.format {
+                    crate::parse::ast::StreamFormat::Ndjson => quote!(::stitchgen_runtime::StreamFormat::Ndjson),
+                    crate::parse::ast::StreamFormat::Sse => quote!(::stitchgen_runtime::StreamFormat::Sse),
+                };
+                let envelope = st.framing == crate::parse::ast::Framing::Envelope;
+                let terminal = st.completion == crate::parse::ast::Completion::Terminal;
+                let item = standalone(&present::schema(&st.item, self.svc, INLINE));
+                let terminal_schema =
+                    opt_str(st.terminal.as_ref().map(|t| standalone(&present::schema(t, self.svc, INLINE))).as_deref());
+                let (frame, heartbeat, lifetime, idle) = (
+                    opt_u64(st.max_frame_bytes),
+                    opt_u64(st.heartbeat_ms),
+                    opt_u64(st.lifetime_ms),
+                    opt_u64(st.idle_timeout_seconds),
+                );
+                quote!(::core::option::Option::Some(::stitchgen_runtime::StreamDef {
+                    format: #format, envelope: #envelope, terminal: #terminal, item_schema: #item,
+                    terminal_schema: #terminal_schema, max_frame_bytes: #frame, heartbeat_ms: #heartbeat,
+                    lifetime_ms: #lifetime, idle_timeout_seconds: #idle,
+                }))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            ::stitchgen_runtime::HttpKindDef {
+                raw_response: #raw_response,
+                content_type: #content_type,
+                raw_body: #raw_body,
+                multipart: #multipart,
+                status: #status,
+                headers: &[#(#headers),*],
+                stream: #stream,
+            }
         }
     }
 
@@ -165,10 +250,7 @@ impl<'a> Op<'a> {
             OpKind::Contract => quote!(::stitchgen_runtime::OpKind::Contract),
             OpKind::Runtime => quote!(::stitchgen_runtime::OpKind::Runtime),
         };
-        let opt = |s: Option<&str>| match s {
-            Some(s) => quote!(::core::option::Option::Some(#s)),
-            None => quote!(::core::option::Option::None),
-        };
+        let opt = opt_str;
         let method = opt(op.http.as_ref().map(|h| h.method.as_str()));
         let path = opt(op.http.as_ref().map(|h| h.path.as_str()));
         let surfaces = op.surfaces.iter().map(|s| match s {
@@ -189,6 +271,8 @@ impl<'a> Op<'a> {
         let params_schema = self.schema_text(op.params.as_ref());
         let input_schema = self.schema_text(op.input.as_ref());
         let output_schema = self.schema_text(op.output.as_ref());
+        let tool_input_schema = self.tool_input_text();
+        let http_kind = self.http_kind();
         let view = match &op.view {
             Some(v) => {
                 let defaults = Value::Object(v.defaults.clone()).to_string();
@@ -220,6 +304,8 @@ impl<'a> Op<'a> {
                 input_schema: #input_schema,
                 output_schema: #output_schema,
                 view: #view,
+                tool_input_schema: #tool_input_schema,
+                http_kind: #http_kind,
             }
         }
     }
@@ -314,7 +400,8 @@ impl<'a> Op<'a> {
         let answer = if k.raw_response.is_some() {
             quote!(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null).with_payload(::stitchgen_runtime::HttpPayload::Raw(out)))
         } else if k.stream.is_some() {
-            quote!(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null).with_payload(::stitchgen_runtime::HttpPayload::Stream(::stitchgen_runtime::json_stream(out))))
+            let frames = if self.terminal.is_some() { quote!(json_frames) } else { quote!(json_stream) };
+            quote!(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null).with_payload(::stitchgen_runtime::HttpPayload::Stream(::stitchgen_runtime::#frames(out))))
         } else if k.response_meta.is_some() {
             quote!(::stitchgen_runtime::Answer::new(#private::to_answer(&out.body)?).with_payload(::stitchgen_runtime::HttpPayload::Headers(out.headers)))
         } else if self.projects() {
@@ -353,6 +440,28 @@ impl<'a> Op<'a> {
                 ::core::result::Result::Ok(#answer)
             }),
         }
+    }
+}
+
+/// Schemas in generated code: `$ref`s inlined (recursive types keep `$defs`), objects as declared.
+const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
+
+/// A schema as compact JSON text.
+fn standalone(schema: &Value) -> String {
+    serde_json::to_string(schema).expect("JSON values serialize")
+}
+
+fn opt_str(s: Option<&str>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_u64(n: Option<u64>) -> TokenStream {
+    match n {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
     }
 }
 
