@@ -5,11 +5,20 @@
 //! using a generated module depends on this crate alone: everything the generated code names
 //! is reached through it.
 
+#[cfg(feature = "axum")]
+pub mod axum;
+#[cfg(feature = "cli")]
+pub mod cli;
+#[cfg(any(feature = "axum", feature = "cli"))]
+mod coerce;
 mod ctx;
 mod def;
 mod error;
 mod http;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod runner;
+mod stream;
 
 pub use ctx::{Ctx, Identity, ViewCall};
 pub use def::{

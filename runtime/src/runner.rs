@@ -112,6 +112,8 @@ struct Compiled {
     input: Option<jsonschema::Validator>,
     output: Option<jsonschema::Validator>,
     view: Option<jsonschema::Validator>,
+    item: Option<Arc<jsonschema::Validator>>,
+    terminal: Option<Arc<jsonschema::Validator>>,
     defaults: Map<String, Value>,
 }
 
@@ -156,6 +158,9 @@ impl Service {
                 input: compile(op.input_schema, "input", op),
                 output: compile(op.output_schema, "output", op),
                 view: compile(op.view.as_ref().and_then(|v| v.output_schema), "view", op),
+                item: compile(op.http_kind.stream.as_ref().map(|s| s.item_schema), "stream item", op).map(Arc::new),
+                terminal: compile(op.http_kind.stream.as_ref().and_then(|s| s.terminal_schema), "terminal", op)
+                    .map(Arc::new),
                 defaults: op.view.as_ref().and_then(|v| serde_json::from_str(v.defaults).ok()).unwrap_or_default(),
             })
             .collect();
@@ -255,7 +260,17 @@ impl Service {
         self.gate(def, ctx)?;
         let call = Call { params, input, ..extra };
         let mut answer = self.inner.dispatch.call(op, ctx, call).await?;
-        let payload = answer.payload.take();
+        let payload = match answer.payload.take() {
+            Some(crate::HttpPayload::Stream(frames)) => {
+                let rules = crate::stream::Rules {
+                    item: compiled.item.clone(),
+                    terminal: compiled.terminal.clone(),
+                    needs_terminal: def.http_kind.stream.as_ref().is_some_and(|s| s.terminal),
+                };
+                Some(crate::HttpPayload::Stream(crate::stream::checked(frames, rules)))
+            }
+            other => other,
+        };
         if let Some(v) = &compiled.output
             && let Some(errors) = violations(v, &answer.full)
         {
@@ -303,7 +318,7 @@ impl Service {
 }
 
 /// `{path, message}` for every way `value` breaks the schema; `None` when it is valid.
-fn violations(validator: &jsonschema::Validator, value: &Value) -> Option<Vec<Value>> {
+pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Option<Vec<Value>> {
     let errors: Vec<Value> = validator
         .iter_errors(value)
         .take(20)
@@ -352,7 +367,7 @@ fn invalid(part: &str, summary: String, errors: Vec<Value>) -> AppError {
 }
 
 /// `INTERNAL_SERVER_ERROR`: the service broke its own contract after the handler succeeded.
-fn broken(what: &str, errors: Vec<Value>) -> AppError {
+pub(crate) fn broken(what: &str, errors: Vec<Value>) -> AppError {
     let mut e = AppError::new(ErrorCode::InternalServerError, what.to_owned());
     if !errors.is_empty() {
         e = e.with_details(serde_json::json!({ "message": what, "errors": errors }));

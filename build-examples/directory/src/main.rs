@@ -1,63 +1,121 @@
-//! `directory`: a people directory served from one generated service.
+//! `directory`: a people directory served from one generated service on every surface.
 //!
 //! ```text
-//! directory call TOOL [ARGS_JSON]     the tool surface (CLI): cards, view defaults applied
-//! directory http ACTION [ARGS_JSON]   what HTTP answers for ACTION: full records
+//! directory mcp [--scope S]...          MCP over stdio: cards, never personal fields
+//! directory http --addr ADDR            HTTP (full records), /openapi.json, and MCP at /mcp
+//! directory call TOOL [--flags] [--json] the CLI surface: cards on stdout, envelope on stderr
 //! ```
 
 mod people_impl;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
-use stitchgen_runtime::{Call, Ctx, ErrorCode, Surface};
+use clap::{Arg, ArgAction, Command};
+use stitchgen_runtime::axum::HttpApi;
+use stitchgen_runtime::cli::ToolCli;
+use stitchgen_runtime::mcp::McpServer;
+use stitchgen_runtime::{Ctx, Service};
 
 stitchgen_runtime::include_contract!("people");
 
-fn usage() -> ExitCode {
-    eprintln!("usage: directory call TOOL [ARGS_JSON] | directory http ACTION [ARGS_JSON]");
-    ExitCode::from(2)
+/// The generated manifests, served as they were generated.
+const MCP_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-tools.json"));
+const OPENAPI: &str = include_str!(concat!(env!("OUT_DIR"), "/openapi.json"));
+
+/// How many people the directory starts with.
+const SEED: usize = 300;
+
+fn command(cli: &ToolCli) -> Command {
+    Command::new("directory")
+        .about("A people directory: full records over HTTP, cards on the tool surfaces")
+        .subcommand_required(true)
+        .subcommand(
+            Command::new("mcp").about("Serve MCP over stdio").arg(
+                Arg::new("scope")
+                    .long("scope")
+                    .action(ArgAction::Append)
+                    .help("A scope the local user holds (`admin` allows delete_person)"),
+            ),
+        )
+        .subcommand(
+            Command::new("http")
+                .about("Serve HTTP, /openapi.json and MCP over streamable HTTP at /mcp")
+                .arg(Arg::new("addr").long("addr").default_value("127.0.0.1:8080").help("Address to listen on"))
+                .arg(
+                    Arg::new("admin-token")
+                        .long("admin-token")
+                        .env("DIRECTORY_ADMIN_TOKEN")
+                        .help("A bearer token that grants the `admin` scope"),
+                ),
+        )
+        .subcommand(cli.command("call"))
 }
 
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(command), Some(name)) = (args.first(), args.get(1)) else { return usage() };
-    let json = match args.get(2).map(|a| serde_json::from_str::<serde_json::Value>(a)).transpose() {
-        Ok(v) => v.unwrap_or_else(|| serde_json::json!({})),
-        Err(e) => {
-            eprintln!("error: ARGS_JSON is not JSON: {e}");
-            return ExitCode::from(2);
+fn service() -> Service {
+    people::service(people_impl::Directory::seeded(SEED))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
+    let cli = ToolCli::new([service()]);
+    // The CLI surface parses its own arguments, so a usage error is a VALIDATION_ERROR (exit 1).
+    if args.get(1).is_some_and(|a| a == "call") {
+        return runtime.block_on(cli.run(
+            "directory call",
+            args.into_iter().skip(1),
+            &Ctx::with_identity("local", Vec::<String>::new()),
+        ));
+    }
+    let matches = command(&cli).get_matches_from(args);
+    let result = match matches.subcommand() {
+        Some(("mcp", m)) => {
+            let scopes: Vec<String> = m.get_many::<String>("scope").into_iter().flatten().cloned().collect();
+            runtime.block_on(mcp(Ctx::with_identity("local", scopes)))
         }
-    };
-    let service = people::service(people_impl::Directory::seeded(300));
-    let ctx = Ctx::with_identity("cli", ["admin"]);
-    let result = match command.as_str() {
-        "call" => service.call_tool(Surface::Cli, name, json, &ctx).await.map(|o| o.value),
-        "http" => {
-            let Some(op) = service.operations().iter().position(|o| o.action == name) else {
-                eprintln!("error: no action `{name}`");
-                return ExitCode::from(2);
-            };
-            let keys = service.operations()[op].param_keys;
-            let (params, input) = json
-                .as_object()
-                .cloned()
-                .unwrap_or_default()
-                .into_iter()
-                .partition(|(k, _)| keys.contains(&k.as_str()));
-            service.call_http(op, params, input, Call::default(), &ctx).await.map(|a| a.value)
+        Some(("http", m)) => {
+            let addr = m.get_one::<String>("addr").cloned().unwrap_or_default();
+            runtime.block_on(http(&addr, m.get_one::<String>("admin-token").cloned()))
         }
-        _ => return usage(),
+        _ => unreachable!("clap requires a subcommand"),
     };
     match result {
-        Ok(value) => {
-            println!("{}", serde_json::to_string_pretty(&value).expect("JSON values serialize"));
-            ExitCode::SUCCESS
-        }
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{}", serde_json::to_string(&e.tool_envelope()).expect("envelopes serialize"));
-            let code = ErrorCode::from_name(&e.code).map_or(1, ErrorCode::exit_code);
-            ExitCode::from(code)
+            eprintln!("directory: {e}");
+            ExitCode::FAILURE
         }
     }
+}
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+async fn mcp(ctx: Ctx) -> Result<(), Error> {
+    McpServer::new(MCP_TOOLS, [service()])?.named("directory").with_identity(ctx).serve_stdio().await
+}
+
+async fn http(addr: &str, admin_token: Option<String>) -> Result<(), Error> {
+    let service = service();
+    let identify = move |headers: &axum::http::HeaderMap| {
+        let bearer = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+        match (bearer, &admin_token) {
+            (Some(given), Some(token)) if given == token => Ctx::with_identity("admin", ["admin"]),
+            _ => Ctx::anonymous(),
+        }
+    };
+    let mcp_identify = identify.clone();
+    let mcp = McpServer::new(MCP_TOOLS, [service.clone()])?
+        .named("directory")
+        .identify(move |headers| headers.map_or_else(Ctx::anonymous, &mcp_identify));
+    let app =
+        HttpApi::new(service).identify(identify).openapi(OPENAPI).router().nest_service("/mcp", mcp.streamable_http());
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("directory: listening on http://{}", listener.local_addr()?);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
 }

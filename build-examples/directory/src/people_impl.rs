@@ -68,10 +68,11 @@ impl people::Handler for Directory {
     async fn create(&self, _ctx: &Ctx, input: create::Input) -> Result<create::Output, AppError> {
         let mut people = self.people();
         if people.iter().any(|p| p.email == input.email) {
-            return Err(AppError::new(ErrorCode::Conflict, format!("`{}` is already in the directory", input.email)));
+            // The message names no personal field: it reaches tool surfaces as it is.
+            return Err(AppError::new(ErrorCode::Conflict, "a person with this email is already in the directory"));
         }
         let person = types::Person {
-            id: format!("p{:04}", people.len() + 1),
+            id: format!("p{:04}", people.iter().filter_map(|p| p.id[1..].parse::<u32>().ok()).max().unwrap_or(0) + 1),
             name: input.name.to_string().parse().expect("validated as non-empty"),
             email: input.email,
             phone: input.phone,

@@ -1,0 +1,266 @@
+//! The HTTP surface on axum: a `Router` with one route per endpoint, each a thin layer over the
+//! one runner — path and query read by the contract's schemas, JSON bodies, uploads within their
+//! declared limits, statuses from the error registry, and the HTTP error envelope.
+
+mod frames;
+mod request;
+
+use std::sync::Arc;
+
+use ::axum::Router;
+use ::axum::body::Body;
+use ::axum::extract::{DefaultBodyLimit, Request};
+use ::axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use ::axum::response::{IntoResponse, Response};
+use ::axum::routing::{MethodFilter, MethodRouter, on};
+use serde_json::Value;
+
+use crate::coerce::Shape;
+use crate::{AppError, Ctx, ErrorCode, HttpAnswer, HttpPayload, OperationDef, Service, Surface};
+
+type Identify = Arc<dyn Fn(&HeaderMap) -> Ctx + Send + Sync>;
+
+/// The largest JSON body an endpoint reads (uploads have their own declared limit).
+pub const MAX_JSON_BODY_BYTES: usize = 2 * 1024 * 1024;
+
+/// The HTTP surface of one generated service, to turn into an axum [`Router`].
+///
+/// ```no_run
+/// # fn people_service() -> stitchgen_runtime::Service { unimplemented!() }
+/// let app = stitchgen_runtime::axum::HttpApi::new(people_service())
+///     .openapi(r#"{"openapi":"3.1.0"}"#)
+///     .router();
+/// # let _: axum::Router = app;
+/// ```
+#[derive(Clone)]
+pub struct HttpApi {
+    service: Service,
+    identify: Identify,
+    openapi: Option<Arc<str>>,
+}
+
+impl std::fmt::Debug for HttpApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpApi").field("service", &self.service).field("openapi", &self.openapi.is_some()).finish()
+    }
+}
+
+/// The router of `service` with anonymous callers and no OpenAPI route; see [`HttpApi`].
+pub fn router(service: Service) -> Router {
+    HttpApi::new(service).router()
+}
+
+/// What the handler of one route needs.
+struct Route {
+    service: Service,
+    identify: Identify,
+    op: usize,
+    def: &'static OperationDef,
+    /// Path parameter names, in order.
+    params: Vec<String>,
+    param_shapes: Vec<(String, Shape)>,
+    input_shapes: Vec<(String, Shape)>,
+}
+
+impl HttpApi {
+    /// The HTTP surface of `service`. Every caller is anonymous until [`HttpApi::identify`].
+    pub fn new(service: Service) -> Self {
+        HttpApi { service, identify: Arc::new(|_| Ctx::anonymous()), openapi: None }
+    }
+
+    /// Establishes who is calling from the request headers (a session, a bearer token). The
+    /// scope gate then decides; a request without identity to a non-public endpoint is 401.
+    #[must_use]
+    pub fn identify(mut self, identify: impl Fn(&HeaderMap) -> Ctx + Send + Sync + 'static) -> Self {
+        self.identify = Arc::new(identify);
+        self
+    }
+
+    /// Also serves `document` (the generated `openapi.json`) at `GET /openapi.json`.
+    #[must_use]
+    pub fn openapi(mut self, document: impl Into<String>) -> Self {
+        self.openapi = Some(document.into().into());
+        self
+    }
+
+    /// The router: one route per HTTP endpoint, and the error envelope for unknown paths and
+    /// methods.
+    pub fn router(self) -> Router {
+        let mut routes: Vec<(String, MethodRouter)> = Vec::new();
+        for (op, def) in self.service.operations().iter().enumerate() {
+            let (Some(method), Some(path)) = (def.method, def.path) else { continue };
+            if !def.on(Surface::Http) {
+                continue;
+            }
+            let (shape, params) = axum_path(path);
+            let route = Arc::new(Route {
+                service: self.service.clone(),
+                identify: self.identify.clone(),
+                op,
+                def,
+                params,
+                param_shapes: crate::coerce::shapes(def.params_schema),
+                input_shapes: crate::coerce::shapes(def.input_schema),
+            });
+            let mut endpoint = on(method_filter(method), move |req: Request| serve(route, req));
+            if let Some(limit) = def.http_kind.multipart.as_ref().and_then(|m| m.max_request_bytes) {
+                endpoint = endpoint.layer(DefaultBodyLimit::max(usize::try_from(limit).unwrap_or(usize::MAX)));
+            } else if def.http_kind.multipart.is_some() {
+                endpoint = endpoint.layer(DefaultBodyLimit::disable());
+            }
+            match routes.iter_mut().find(|(p, _)| *p == shape) {
+                Some((_, existing)) => *existing = std::mem::take(existing).merge(endpoint),
+                None => routes.push((shape, endpoint)),
+            }
+        }
+        let mut router = Router::new();
+        for (path, methods) in routes {
+            router = router.route(&path, methods);
+        }
+        if let Some(doc) = self.openapi {
+            router = router.route(
+                "/openapi.json",
+                ::axum::routing::get(move || async move {
+                    ([(header::CONTENT_TYPE, "application/json")], doc.to_string()).into_response()
+                }),
+            );
+        }
+        router
+            .method_not_allowed_fallback(|method: Method| async move {
+                failure(&AppError::new(ErrorCode::MethodNotAllowed, format!("{method} is not served on this path")))
+            })
+            .fallback(|method: Method, uri: ::axum::http::Uri| async move {
+                failure(&AppError::new(ErrorCode::NotFound, format!("no route for {method} {}", uri.path())))
+            })
+    }
+}
+
+/// `/people/:id/*rest` → (`/people/{p0}/{*p1}`, [`id`, `rest`]). Parameters are renamed by
+/// position so that routes of one shape share a path whatever each endpoint calls them.
+fn axum_path(path: &str) -> (String, Vec<String>) {
+    let mut names = Vec::new();
+    let segments: Vec<String> = path
+        .split('/')
+        .map(|seg| {
+            let (wild, name) = match (seg.strip_prefix(':'), seg.strip_prefix('*')) {
+                (Some(n), _) => (false, n),
+                (_, Some(n)) => (true, n),
+                _ => return seg.to_owned(),
+            };
+            let slot = format!("{{{}p{}}}", if wild { "*" } else { "" }, names.len());
+            names.push(name.to_owned());
+            slot
+        })
+        .collect();
+    (segments.join("/"), names)
+}
+
+fn method_filter(method: &str) -> MethodFilter {
+    match method {
+        "GET" => MethodFilter::GET,
+        "HEAD" => MethodFilter::HEAD,
+        "POST" => MethodFilter::POST,
+        "PUT" => MethodFilter::PUT,
+        "PATCH" => MethodFilter::PATCH,
+        "DELETE" => MethodFilter::DELETE,
+        other => unreachable!("the contract checks refuse method {other}"),
+    }
+}
+
+async fn serve(route: Arc<Route>, req: Request) -> Response {
+    let head = req.method() == Method::HEAD;
+    let ctx = (route.identify)(req.headers());
+    let call = match request::read(&route, req).await {
+        Ok(call) => call,
+        Err(e) => return failure(&e),
+    };
+    let (params, input, extra) = call;
+    match route.service.call_http(route.op, params, input, extra, &ctx).await {
+        Ok(answer) => success(route.def, answer, head),
+        Err(e) => failure(&e),
+    }
+}
+
+/// The error envelope with the code's status.
+fn failure(e: &AppError) -> Response {
+    let status = StatusCode::from_u16(e.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    json_response(status, &serde_json::to_value(e.http_envelope()).unwrap_or(Value::Null), Vec::new())
+}
+
+fn json_response(status: StatusCode, value: &Value, headers: Vec<(HeaderName, HeaderValue)>) -> Response {
+    let mut res = Response::new(Body::from(serde_json::to_vec(value).unwrap_or_default()));
+    *res.status_mut() = status;
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    res.headers_mut().extend(headers);
+    res
+}
+
+fn success(def: &'static OperationDef, answer: HttpAnswer, head: bool) -> Response {
+    let kind = &def.http_kind;
+    let status = |default: u16| StatusCode::from_u16(kind.status.unwrap_or(default)).unwrap_or(StatusCode::OK);
+    match answer.payload {
+        Some(HttpPayload::Raw(raw)) => raw_response(def, raw, head),
+        Some(HttpPayload::Stream(frames)) => match &kind.stream {
+            Some(stream) => frames::response(frames, stream),
+            None => failure(&crate::runner::broken("a stream from an endpoint that declares none", Vec::new())),
+        },
+        Some(HttpPayload::Headers(headers)) => match declared_headers(def, headers) {
+            Ok(headers) if def.output_schema.is_some() => json_response(status(200), &answer.value, headers),
+            Ok(headers) => {
+                let mut res = status(204).into_response();
+                res.headers_mut().extend(headers);
+                res
+            }
+            Err(e) => failure(&e),
+        },
+        None if def.output_schema.is_none() => status(204).into_response(),
+        None => json_response(status(200), &answer.value, Vec::new()),
+    }
+}
+
+/// The handler's `responseMeta` headers: declared names only, every required one present.
+fn declared_headers(
+    def: &OperationDef,
+    headers: Vec<(String, String)>,
+) -> Result<Vec<(HeaderName, HeaderValue)>, AppError> {
+    let declared = def.http_kind.headers;
+    let mut out = Vec::new();
+    for (name, value) in headers {
+        let Some(decl) = declared.iter().find(|h| h.name.eq_ignore_ascii_case(&name)) else {
+            return Err(crate::runner::broken(&format!("the handler set undeclared header `{name}`"), Vec::new()));
+        };
+        out.push(header_pair(decl.name, &value)?);
+    }
+    for h in declared.iter().filter(|h| h.required) {
+        if !out.iter().any(|(n, _)| n.as_str().eq_ignore_ascii_case(h.name)) {
+            return Err(crate::runner::broken(&format!("required header `{}` is missing", h.name), Vec::new()));
+        }
+    }
+    Ok(out)
+}
+
+fn header_pair(name: &str, value: &str) -> Result<(HeaderName, HeaderValue), AppError> {
+    let bad = || crate::runner::broken(&format!("header `{name}` is not a valid HTTP header"), Vec::new());
+    Ok((HeaderName::try_from(name).map_err(|_| bad())?, HeaderValue::try_from(value).map_err(|_| bad())?))
+}
+
+fn raw_response(def: &OperationDef, raw: crate::RawResponse, head: bool) -> Response {
+    let Ok(status) = StatusCode::from_u16(raw.status) else {
+        return failure(&crate::runner::broken(&format!("status {} is not an HTTP status", raw.status), Vec::new()));
+    };
+    let content_type =
+        raw.content_type.as_deref().or(def.http_kind.content_type).unwrap_or("application/octet-stream").to_owned();
+    let mut headers = Vec::new();
+    for (name, value) in std::iter::once(("content-type".to_owned(), content_type)).chain(raw.headers) {
+        match header_pair(&name, &value) {
+            Ok(pair) => headers.push(pair),
+            Err(e) => return failure(&e),
+        }
+    }
+    let mut res = Response::new(if head { Body::empty() } else { Body::from(raw.body) });
+    *res.status_mut() = status;
+    for (name, value) in headers {
+        res.headers_mut().insert(name, value);
+    }
+    res
+}

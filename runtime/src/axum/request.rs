@@ -1,0 +1,141 @@
+//! A request read into the runner's arguments: path parameters, query or JSON body, the raw
+//! body text, and uploads checked against their declared limits.
+
+use ::axum::extract::{FromRequest, FromRequestParts, Multipart, RawPathParams, Request};
+use ::axum::http::{Method, StatusCode};
+use serde_json::{Map, Value};
+
+use super::Route;
+use crate::{AppError, Call, ErrorCode, FileFieldDef, MultipartDef, RawBody, Upload, UploadedFile};
+
+type Args = (Map<String, Value>, Map<String, Value>, Call);
+
+/// Reads what the runner needs from `req`.
+pub(super) async fn read(route: &Route, req: Request) -> Result<Args, AppError> {
+    let (mut parts, body) = req.into_parts();
+    let raw = RawPathParams::from_request_parts(&mut parts, &())
+        .await
+        .map_err(|e| AppError::new(ErrorCode::BadRequest, format!("the path does not read: {e}")))?;
+    let pairs = raw.iter().filter_map(|(slot, value)| {
+        let index: usize = slot.trim_start_matches('p').parse().ok()?;
+        Some((route.params.get(index)?.clone(), value.to_owned()))
+    });
+    let params = crate::coerce::object(pairs, &route.param_shapes);
+    let query = parts.uri.query().unwrap_or_default().to_owned();
+    let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE);
+    if queried {
+        let pairs = form_urlencoded::parse(query.as_bytes()).into_owned();
+        return Ok((params, crate::coerce::object(pairs, &route.input_shapes), Call::default()));
+    }
+    if let Some(multipart) = &route.def.http_kind.multipart {
+        let req = Request::from_parts(parts, body);
+        let form = Multipart::from_request(req, &())
+            .await
+            .map_err(|e| AppError::new(ErrorCode::BadRequest, format!("the body is not a multipart form: {e}")))?;
+        let (input, upload) = upload(form, multipart, route).await?;
+        return Ok((params, input, Call { upload: Some(upload), ..Call::default() }));
+    }
+    let bytes = ::axum::body::to_bytes(body, super::MAX_JSON_BODY_BYTES).await.map_err(|_| too_large())?;
+    let input = json_object(&bytes, route.def.input_schema.is_some())?;
+    let raw_body = route.def.http_kind.raw_body.then(|| RawBody(String::from_utf8_lossy(&bytes).into_owned()));
+    Ok((params, input, Call { raw_body, ..Call::default() }))
+}
+
+fn too_large() -> AppError {
+    AppError::app("PAYLOAD_TOO_LARGE", "the request body is larger than this endpoint accepts")
+        .with_status(StatusCode::PAYLOAD_TOO_LARGE.as_u16())
+}
+
+/// The body as a JSON object; an empty body is no arguments.
+fn json_object(bytes: &[u8], takes_input: bool) -> Result<Map<String, Value>, AppError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Map::new());
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) if takes_input => Err(invalid("/", "the body must be a JSON object")),
+        Ok(_) => Err(invalid("/", "this endpoint takes no body")),
+        Err(e) => Err(AppError::new(ErrorCode::BadRequest, format!("the body is not JSON: {e}"))),
+    }
+}
+
+/// `VALIDATION_ERROR` in the runner's words, for what the transport refuses before it.
+fn invalid(path: &str, message: &str) -> AppError {
+    let text = format!("Invalid input: {path}: {message}");
+    AppError::new(ErrorCode::ValidationError, text.clone())
+        .with_details(serde_json::json!({ "message": text, "errors": [{ "path": path, "message": message }] }))
+}
+
+/// Reads a multipart form: declared file fields within their limits, other fields as input.
+async fn upload(
+    mut form: Multipart,
+    def: &MultipartDef,
+    route: &Route,
+) -> Result<(Map<String, Value>, Upload), AppError> {
+    let mut files: Vec<UploadedFile> = Vec::new();
+    let mut fields: Vec<(String, String)> = Vec::new();
+    while let Some(mut field) = form.next_field().await.map_err(broken_form)? {
+        let name = field.name().unwrap_or_default().to_owned();
+        let Some(decl) = def.files.iter().find(|f| f.name == name) else {
+            if field.file_name().is_some() {
+                return Err(invalid(&format!("/{name}"), "this field takes no file"));
+            }
+            let limit = def.max_field_bytes.unwrap_or(super::MAX_JSON_BODY_BYTES as u64);
+            let bytes = read_limited(&mut field, limit, &name).await?;
+            let text = String::from_utf8(bytes).map_err(|_| invalid(&format!("/{name}"), "the field is not UTF-8"))?;
+            fields.push((name, text));
+            continue;
+        };
+        let content_type = field.content_type().unwrap_or("application/octet-stream").to_owned();
+        if !decl.accepts(&content_type) {
+            return Err(invalid(&format!("/{name}"), &format!("content type `{content_type}` is not accepted here")));
+        }
+        let count = files.iter().filter(|f| f.field == name).count() as u64 + 1;
+        check_count(decl, count)?;
+        let file_name = field.file_name().map(str::to_owned);
+        let limit = decl.max_bytes.unwrap_or(u64::MAX);
+        let bytes = read_limited(&mut field, limit, &name).await?;
+        files.push(UploadedFile { field: name, file_name, content_type, bytes });
+    }
+    for decl in def.files.iter().filter(|f| f.required) {
+        if !files.iter().any(|f| f.field == decl.name) {
+            return Err(invalid(&format!("/{}", decl.name), "a file is required here"));
+        }
+    }
+    Ok((crate::coerce::object(fields, &route.input_shapes), Upload { files }))
+}
+
+fn check_count(decl: &FileFieldDef, count: u64) -> Result<(), AppError> {
+    let path = format!("/{}", decl.name);
+    if count > 1 && !decl.multiple {
+        return Err(invalid(&path, "this field takes one file"));
+    }
+    match decl.max_files {
+        Some(max) if count > max => Err(invalid(&path, &format!("at most {max} files"))),
+        _ => Ok(()),
+    }
+}
+
+fn broken_form(e: ::axum::extract::multipart::MultipartError) -> AppError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        too_large()
+    } else {
+        AppError::new(ErrorCode::BadRequest, format!("the multipart form does not read: {e}"))
+    }
+}
+
+/// A field's bytes, refused past `limit` without reading further.
+async fn read_limited(
+    field: &mut ::axum::extract::multipart::Field<'_>,
+    limit: u64,
+    name: &str,
+) -> Result<Vec<u8>, AppError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(broken_form)? {
+        if (bytes.len() + chunk.len()) as u64 > limit {
+            return Err(invalid(&format!("/{name}"), &format!("larger than the declared {limit} bytes")));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}

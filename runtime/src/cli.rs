@@ -1,0 +1,260 @@
+//! The CLI surface on clap: one subcommand per tool exposed on CLI, flags from the tool's input
+//! schema, the answer (the view) on stdout, the tool envelope on stderr, and exit codes by class
+//! (DESIGN §4).
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::builder::PossibleValuesParser;
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde_json::{Map, Value};
+
+use crate::coerce::{Shape, scalar};
+use crate::{AppError, Ctx, ErrorCode, OperationDef, Service, Surface};
+
+/// The CLI surface of generated services.
+#[derive(Clone, Debug)]
+pub struct ToolCli {
+    services: Vec<Service>,
+}
+
+/// One tool's flags: the argument key, its flag, and how its text reads.
+struct Flag {
+    key: String,
+    long: String,
+    shape: Shape,
+    kind: FlagKind,
+}
+
+#[derive(PartialEq)]
+enum FlagKind {
+    Bool,
+    Many,
+    Json,
+    One,
+}
+
+/// A parsed command line: the tool and its arguments, or the exit code of `--help`/an error.
+enum Parsed {
+    Call { tool: String, args: Value, compact: bool },
+    Done(ExitCode),
+}
+
+impl ToolCli {
+    /// The CLI tools of `services`.
+    pub fn new(services: impl IntoIterator<Item = Service>) -> Self {
+        ToolCli { services: services.into_iter().collect() }
+    }
+
+    fn tools(&self) -> impl Iterator<Item = &'static OperationDef> + '_ {
+        self.services.iter().flat_map(|s| s.operations().iter().copied()).filter(|op| op.on(Surface::Cli))
+    }
+
+    /// The command tree: `name TOOL [--flags] [--json]`.
+    pub fn command(&self, name: impl Into<clap::builder::Str>) -> Command {
+        let mut cmd = Command::new(name)
+            .about("Call a tool: the answer on stdout, the error envelope on stderr")
+            .subcommand_required(true)
+            .arg(
+                Arg::new("json")
+                    .long("json")
+                    .global(true)
+                    .action(ArgAction::SetTrue)
+                    .help("Print the answer as compact JSON"),
+            );
+        for op in self.tools() {
+            let tool = op.tool_name.unwrap_or(op.action);
+            let mut sub = Command::new(tool).about(op.description);
+            for flag in flags(op) {
+                sub = sub.args(flag.args(op));
+            }
+            cmd = cmd.subcommand(sub);
+        }
+        cmd
+    }
+
+    /// Parses `args` (the program name first) and runs the tool as `ctx`, printing as the CLI
+    /// surface does. A usage error is a `VALIDATION_ERROR` (exit 1), like any bad argument.
+    pub async fn run(&self, name: &'static str, args: impl IntoIterator<Item = OsString>, ctx: &Ctx) -> ExitCode {
+        match self.parse(name, args) {
+            Parsed::Done(code) => code,
+            Parsed::Call { tool, args, compact } => self.call(&tool, args, compact, ctx).await,
+        }
+    }
+
+    fn parse(&self, name: &'static str, args: impl IntoIterator<Item = OsString>) -> Parsed {
+        let matches = match self.command(name).bin_name(name).try_get_matches_from(args) {
+            Ok(m) => m,
+            Err(e) if !e.use_stderr() => {
+                let _ = e.print();
+                return Parsed::Done(ExitCode::SUCCESS);
+            }
+            Err(e) => {
+                eprint!("{}", e.render());
+                let err = AppError::new(ErrorCode::ValidationError, format!("Invalid input: {}", e.kind()));
+                return Parsed::Done(report(&err));
+            }
+        };
+        let compact = matches.get_flag("json");
+        let Some((tool, sub)) = matches.subcommand() else { return Parsed::Done(ExitCode::from(1)) };
+        let Some(op) = self.tools().find(|op| op.tool_name == Some(tool)) else {
+            return Parsed::Done(ExitCode::from(1));
+        };
+        match arguments(op, sub) {
+            Ok(args) => Parsed::Call { tool: tool.to_owned(), args: Value::Object(args), compact },
+            Err(e) => Parsed::Done(report(&e)),
+        }
+    }
+
+    /// Calls `tool` with `args` and prints the answer or the envelope; the exit code of §4.
+    pub async fn call(&self, tool: &str, args: Value, compact: bool, ctx: &Ctx) -> ExitCode {
+        let Some(service) = self.services.iter().find(|s| s.find_tool(Surface::Cli, tool).is_some()) else {
+            return report(&AppError::new(ErrorCode::NotFound, format!("unknown tool `{tool}`")));
+        };
+        match service.call_tool(Surface::Cli, tool, args, ctx).await {
+            Ok(outcome) => {
+                let text = if compact {
+                    serde_json::to_string(&outcome.value)
+                } else {
+                    serde_json::to_string_pretty(&outcome.value)
+                };
+                println!("{}", text.unwrap_or_default());
+                ExitCode::SUCCESS
+            }
+            Err(e) => report(&e),
+        }
+    }
+}
+
+/// The envelope on stderr, and the exit code of the error's class.
+fn report(e: &AppError) -> ExitCode {
+    eprintln!("{}", serde_json::to_string(&e.tool_envelope()).unwrap_or_default());
+    ExitCode::from(ErrorCode::from_name(&e.code).map_or(1, ErrorCode::exit_code))
+}
+
+/// The flags of a tool, from its tool-surface input schema.
+fn flags(op: &OperationDef) -> Vec<Flag> {
+    let schema: Value = op.tool_input_schema.and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return Vec::new() };
+    let mut taken: Vec<String> = vec!["json".into(), "help".into()];
+    props
+        .iter()
+        .map(|(key, s)| {
+            let shape = Shape::of(s);
+            let kind = if shape.types == ["boolean"] {
+                FlagKind::Bool
+            } else if shape.is_array() && !shape.items.iter().any(|t| matches!(*t, "object" | "array")) {
+                FlagKind::Many
+            } else if shape.types.iter().any(|t| matches!(*t, "object" | "array")) || shape.types.is_empty() {
+                FlagKind::Json
+            } else {
+                FlagKind::One
+            };
+            let mut long = kebab(key);
+            while taken.contains(&long) || (kind == FlagKind::Bool && taken.contains(&format!("no-{long}"))) {
+                long.push_str("-arg");
+            }
+            taken.push(long.clone());
+            taken.push(format!("no-{long}"));
+            Flag { key: key.clone(), long, shape, kind }
+        })
+        .collect()
+}
+
+impl Flag {
+    fn args(&self, op: &OperationDef) -> Vec<Arg> {
+        let schema: Value = op.tool_input_schema.and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default();
+        let prop = &schema["properties"][&self.key];
+        let required = schema["required"].as_array().is_some_and(|r| r.iter().any(|k| k == self.key.as_str()));
+        let mut help = prop["description"].as_str().unwrap_or_default().to_owned();
+        if required {
+            help = format!("{help} (required)").trim().to_owned();
+        }
+        let arg = Arg::new(self.key.clone()).long(self.long.clone()).help(help);
+        let arg = match prop.get("default") {
+            Some(d) => arg.long_help(format!("{} [default: {d}]", prop["description"].as_str().unwrap_or_default())),
+            None => arg,
+        };
+        match self.kind {
+            FlagKind::Bool => vec![
+                arg.action(ArgAction::SetTrue).overrides_with(format!("no-{}", self.key)),
+                Arg::new(format!("no-{}", self.key))
+                    .long(format!("no-{}", self.long))
+                    .action(ArgAction::SetTrue)
+                    .hide(true)
+                    .overrides_with(self.key.clone()),
+            ],
+            FlagKind::Many => vec![with_values(arg.action(ArgAction::Append).value_name("VALUE"), prop.get("items"))],
+            FlagKind::Json => vec![arg.value_name("JSON")],
+            FlagKind::One => vec![with_values(arg.value_name("VALUE"), Some(prop))],
+        }
+    }
+}
+
+/// An enum of strings offers its values (completion and help); other values are text.
+fn with_values(arg: Arg, schema: Option<&Value>) -> Arg {
+    let values: Option<Vec<String>> = schema
+        .and_then(|s| s.get("enum")?.as_array().cloned())
+        .and_then(|vs| vs.into_iter().map(|v| v.as_str().map(str::to_owned)).collect());
+    match values {
+        Some(values) => arg.value_parser(PossibleValuesParser::new(values)),
+        None => arg,
+    }
+}
+
+/// The tool's arguments from the parsed flags; only flags given on the command line, so view
+/// defaults and the contract's own defaults stay the runner's to apply.
+fn arguments(op: &OperationDef, matches: &ArgMatches) -> Result<Map<String, Value>, AppError> {
+    let mut out = Map::new();
+    for flag in flags(op) {
+        let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        let value = match flag.kind {
+            FlagKind::Bool if given(&flag.key) => Value::Bool(true),
+            FlagKind::Bool if given(&format!("no-{}", flag.key)) => Value::Bool(false),
+            FlagKind::Bool => continue,
+            _ if !given(&flag.key) => continue,
+            FlagKind::Many => Value::Array(
+                matches
+                    .get_many::<String>(&flag.key)
+                    .into_iter()
+                    .flatten()
+                    .map(|t| scalar(t, &flag.shape.items))
+                    .collect(),
+            ),
+            FlagKind::Json => {
+                let text = matches.get_one::<String>(&flag.key).cloned().unwrap_or_default();
+                serde_json::from_str(&text).map_err(|e| {
+                    let message = format!("Invalid input: /{}: --{} is not JSON: {e}", flag.key, flag.long);
+                    AppError::new(ErrorCode::ValidationError, message.clone())
+                        .with_details(serde_json::json!({ "message": message }))
+                })?
+            }
+            FlagKind::One => scalar(matches.get_one::<String>(&flag.key).map_or("", String::as_str), &flag.shape.types),
+        };
+        out.insert(flag.key, value);
+    }
+    Ok(out)
+}
+
+/// `customerId` / `max_results` → `customer-id` / `max-results`.
+fn kebab(key: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in key.chars().enumerate() {
+        if c.is_uppercase() && i > 0 && !out.ends_with('-') {
+            out.push('-');
+        }
+        out.extend(if c == '_' { '-' } else { c }.to_lowercase());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn flags_are_kebab_case() {
+        assert_eq!(super::kebab("customerId"), "customer-id");
+        assert_eq!(super::kebab("max_results"), "max-results");
+        assert_eq!(super::kebab("team"), "team");
+    }
+}

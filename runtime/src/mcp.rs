@@ -1,0 +1,208 @@
+//! The MCP surface on rmcp: `tools/list` is the generated `mcp-tools.json`, `tools/call` goes
+//! through the one runner with the view applied, failures are `isError` results carrying the tool
+//! envelope, and the catalog stamp rides in `_meta`. Served over stdio or streamable HTTP.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, MetaObject,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Map, Value};
+
+use crate::{AppError, Ctx, Service, Surface, ToolOutcome};
+
+/// The `_meta` key of the catalog stamp.
+pub const CATALOG_META: &str = "stitchgen/catalog";
+
+type Identify = Arc<dyn Fn(Option<&http::HeaderMap>) -> Ctx + Send + Sync>;
+
+/// Why a manifest cannot be served with the given services.
+#[derive(Debug)]
+pub enum ManifestError {
+    /// The text is not a `tools/list` result.
+    Unreadable(String),
+    /// A listed tool no service serves on MCP, or the reverse: the manifest and the code were
+    /// generated from different contracts.
+    Stale(String),
+}
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ManifestError::Unreadable(e) => write!(f, "the MCP manifest does not read: {e}"),
+            ManifestError::Stale(e) => write!(f, "the MCP manifest does not match the services ({e}); regenerate both"),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+/// An MCP server for generated services: a cheap-to-clone rmcp [`ServerHandler`].
+#[derive(Clone)]
+pub struct McpServer {
+    services: Arc<[Service]>,
+    tools: Arc<[Tool]>,
+    stamp: Option<Value>,
+    identify: Identify,
+    name: Arc<str>,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer").field("tools", &self.tools.len()).field("name", &self.name).finish()
+    }
+}
+
+impl McpServer {
+    /// A server listing `manifest` (the generated `mcp-tools.json`, byte for byte) and calling
+    /// its tools on `services`. Every listed tool must be an MCP tool of one service and every
+    /// MCP tool of the services must be listed.
+    pub fn new(manifest: &str, services: impl IntoIterator<Item = Service>) -> Result<Self, ManifestError> {
+        let mut doc: Value = serde_json::from_str(manifest).map_err(|e| ManifestError::Unreadable(e.to_string()))?;
+        let tools: Vec<Tool> =
+            serde_json::from_value(doc["tools"].take()).map_err(|e| ManifestError::Unreadable(e.to_string()))?;
+        let services: Arc<[Service]> = services.into_iter().collect();
+        for tool in &tools {
+            if !services.iter().any(|s| s.find_tool(Surface::Mcp, &tool.name).is_some()) {
+                return Err(ManifestError::Stale(format!("no service serves listed tool `{}`", tool.name)));
+            }
+        }
+        for op in services.iter().flat_map(|s| s.operations().iter()).filter(|op| op.on(Surface::Mcp)) {
+            let name = op.tool_name.unwrap_or_default();
+            if !tools.iter().any(|t| t.name == name) {
+                return Err(ManifestError::Stale(format!("tool `{name}` is not listed")));
+            }
+        }
+        let stamp = tools.iter().find_map(|t| t.meta.as_ref()?.get(CATALOG_META).cloned());
+        Ok(McpServer {
+            services,
+            tools: tools.into(),
+            stamp,
+            identify: Arc::new(|_| Ctx::anonymous()),
+            name: "stitchgen".into(),
+        })
+    }
+
+    /// The server name announced at `initialize` (the version announced is this crate's).
+    #[must_use]
+    pub fn named(mut self, name: &str) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// Every call runs as `ctx` (a local stdio server acting for the user who started it).
+    #[must_use]
+    pub fn with_identity(self, ctx: Ctx) -> Self {
+        self.identify(move |_| ctx.clone())
+    }
+
+    /// Establishes who is calling; over streamable HTTP the request headers are given.
+    #[must_use]
+    pub fn identify(mut self, identify: impl Fn(Option<&http::HeaderMap>) -> Ctx + Send + Sync + 'static) -> Self {
+        self.identify = Arc::new(identify);
+        self
+    }
+
+    /// The listed tools.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// Serves MCP over stdin/stdout until the client closes stdin.
+    pub async fn serve_stdio(self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let running = match self.serve(rmcp::transport::stdio()).await {
+            Ok(running) => running,
+            // The client went away before `initialize`: nothing to serve.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        running.waiting().await?;
+        Ok(())
+    }
+
+    /// The streamable-HTTP transport, as a tower service to mount in a router
+    /// (`Router::new().nest_service("/mcp", server.streamable_http())`). Sessions live in memory.
+    pub fn streamable_http(self) -> StreamableHttpService<McpServer, LocalSessionManager> {
+        StreamableHttpService::new(
+            move || Ok(self.clone()),
+            LocalSessionManager::default().into(),
+            StreamableHttpServerConfig::default(),
+        )
+    }
+
+    fn meta(&self, extra: Map<String, Value>) -> MetaObject {
+        let mut meta = MetaObject::new();
+        meta.0.extend(extra);
+        if let Some(stamp) = &self.stamp {
+            // The runtime owns the stamp: a presenter cannot replace it.
+            meta.insert(CATALOG_META.to_owned(), stamp.clone());
+        }
+        meta
+    }
+
+    fn answer(&self, outcome: ToolOutcome) -> Result<CallToolResult, AppError> {
+        let text = serde_json::to_string_pretty(&outcome.value).unwrap_or_default();
+        let mut content = vec![ContentBlock::text(text)];
+        let presentation = outcome.presentation.unwrap_or_default();
+        for block in presentation.content {
+            let block = serde_json::from_value::<ContentBlock>(block).map_err(|e| {
+                crate::runner::broken(
+                    &format!("the MCP presenter returned a block that is not MCP content: {e}"),
+                    Vec::new(),
+                )
+            })?;
+            content.push(block);
+        }
+        let mut result = CallToolResult::success(content);
+        result.structured_content = Some(outcome.value);
+        Ok(result.with_meta(Some(self.meta(presentation.meta))))
+    }
+
+    fn failure(&self, e: &AppError) -> CallToolResult {
+        let text = serde_json::to_string(&e.tool_envelope()).unwrap_or_default();
+        CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(self.meta(Map::new())))
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(self.name.to_string(), env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(service) = self.services.iter().find(|s| s.find_tool(Surface::Mcp, &request.name).is_some()) else {
+            // The one failure MCP wants as a protocol error.
+            return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
+        };
+        let headers = context.extensions.get::<http::request::Parts>().map(|p| &p.headers);
+        let ctx = (self.identify)(headers);
+        let args = Value::Object(request.arguments.unwrap_or_default());
+        let result = match service.call_tool(Surface::Mcp, &request.name, args, &ctx).await {
+            Ok(outcome) => self.answer(outcome).unwrap_or_else(|e| self.failure(&e)),
+            Err(e) => self.failure(&e),
+        };
+        Ok(result.into())
+    }
+}
