@@ -1,7 +1,7 @@
 //! Text arguments (path segments, query strings, form fields, command-line flags) read as the
 //! JSON the contract's schema expects, so the one validation judges them like a JSON body.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// What one argument's schema accepts, as far as reading text goes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,6 +56,7 @@ fn json_type(v: &Value) -> &'static str {
 }
 
 /// The shapes of an object schema's properties, by name.
+#[cfg(feature = "axum")]
 pub(crate) fn shapes(schema: Option<&str>) -> Vec<(String, Shape)> {
     let Some(schema) = schema.and_then(|s| serde_json::from_str::<Value>(s).ok()) else { return Vec::new() };
     schema
@@ -93,11 +94,12 @@ pub(crate) fn scalar(text: &str, types: &[&str]) -> Value {
 
 /// Text pairs (`key=value`, repeated keys allowed) as a JSON object: a key whose schema is an
 /// array collects every value; any other key repeated becomes an array, which validation refuses.
+#[cfg(feature = "axum")]
 pub(crate) fn object(
     pairs: impl IntoIterator<Item = (String, String)>,
     shapes: &[(String, Shape)],
-) -> Map<String, Value> {
-    let mut out = Map::new();
+) -> serde_json::Map<String, Value> {
+    let mut out = serde_json::Map::new();
     for (key, text) in pairs {
         let shape = shapes.iter().find(|(k, _)| *k == key).map(|(_, s)| s);
         let value = match shape {
@@ -123,7 +125,7 @@ pub(crate) fn object(
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "axum"))]
 mod tests {
     use super::*;
     use serde_json::json;

@@ -71,12 +71,12 @@ fn meta_and_ui_do_not_move_the_snapshot() {
 
 #[test]
 fn adding_a_view_moves_only_that_operations_row() {
-    let base = snapshot_of(&people());
-    let with_view = people().replace(
-        "    tool:\n      name: create_person\n",
+    let without = people().replace(
         "    tool:\n      name: create_person\n      view:\n        output: { $ref: \"#/types/Card\" }\n",
+        "    tool:\n      name: create_person\n",
     );
-    let lines = moved(&base, &snapshot_of(&with_view));
+    assert_ne!(without, people(), "the fixture's create_person has a view");
+    let lines = moved(&snapshot_of(&without), &snapshot_of(&people()));
     let operations: Vec<&String> = lines.iter().filter(|l| l.starts_with("operation ")).collect();
     assert_eq!(operations, ["operation people.create (contract): toolView changed"], "{lines:#?}");
     // On the tool surfaces only `create_person` moved (its advertised output), and the stamps.

@@ -46,10 +46,11 @@ fn too_large() -> AppError {
         .with_status(StatusCode::PAYLOAD_TOO_LARGE.as_u16())
 }
 
-/// The body as a JSON object; an empty body is no arguments.
+/// The body as a JSON object; no body is no arguments, for an endpoint that takes no input.
 fn json_object(bytes: &[u8], takes_input: bool) -> Result<Map<String, Value>, AppError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
+        // The OpenAPI document declares the body of an endpoint with input as required.
+        return if takes_input { Err(invalid("/", "a JSON body is required")) } else { Ok(Map::new()) };
     }
     match serde_json::from_slice::<Value>(bytes) {
         Ok(Value::Object(map)) => Ok(map),

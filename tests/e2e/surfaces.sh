@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The directory example on every surface, with real clients: the official MCP Python SDK over
+# stdio, the MCP Inspector CLI under Node 22, HTTP over loopback with schemathesis against the
+# generated OpenAPI, and the CLI surface. Clients are installed pinned into .tools/ (ignored by
+# git) from tests/e2e/surfaces/; a client that cannot be installed fails the run, nothing skips.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+here=tests/e2e/surfaces
+tools="$root/.tools"
+mkdir -p "$tools"
+
+venv="$tools/e2e-venv"
+if [ ! -x "$venv/bin/python" ] || ! cmp -s "$here/requirements.txt" "$venv/requirements.txt"; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+  cp "$here/requirements.txt" "$venv/requirements.txt"
+fi
+
+inspector="$tools/inspector"
+if [ ! -x "$inspector/node_modules/node/bin/node" ] || ! cmp -s "$here/inspector/package-lock.json" "$inspector/package-lock.json"; then
+  rm -rf "$inspector"
+  mkdir -p "$inspector"
+  cp "$here/inspector/package.json" "$here/inspector/package-lock.json" "$inspector/"
+  (cd "$inspector" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+node22="$inspector/node_modules/node/bin/node"
+case "$("$node22" --version)" in v22.*) ;; *) echo "FAIL: the pinned Node is not 22"; exit 1 ;; esac
+
+cargo build --locked -q -p directory-example -p stitchgen
+bin="$root/target/debug/directory"
+work=$(mktemp -d)
+server=
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+target/debug/stitchgen generate build-examples/directory/contracts/people.stitch.yaml --out "$work/gen" >/dev/null
+
+pass=0
+fail=0
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+no() { echo "FAIL $*"; fail=$((fail + 1)); }
+suite() { # suite NAME -- COMMAND...: a checker that prints its own lines and exits non-zero on failure
+  local name=$1; shift 2
+  if "$@"; then ok "$name"; else no "$name"; fi
+}
+
+echo "-- MCP over stdio, official Python SDK"
+suite "mcp python sdk" -- "$venv/bin/python" "$here/mcp_client.py" "$work/gen/mcp-tools.json" -- "$bin" mcp
+
+echo "-- MCP over stdio, MCP Inspector CLI (Node $("$node22" --version))"
+inspect() { PATH="$inspector/node_modules/.bin:$PATH" "$node22" \
+  "$inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --cli "$bin" mcp -- "$@" --format json -q; }
+if inspect --method tools/list >"$work/list.json" 2>"$work/err" \
+   && "$venv/bin/python" -c 'import json,sys; d=json.load(open(sys.argv[1])); names=[t["name"] for t in d.get("result", d)["tools"]]; sys.exit(names != sorted(names) or "list_people" not in names)' "$work/list.json"; then
+  ok "inspector lists the tools"
+else no "inspector lists the tools"; cat "$work/err"; fi
+if inspect --method tools/call --tool-name get_person --tool-args-json '{"id":"p0002"}' >"$work/call.json" 2>"$work/err" \
+   && grep -q '"structuredContent":{"id":"p0002","name":"Grace Lovelace","team":"kernel"}' "$work/call.json" \
+   && ! grep -q '@example.com' "$work/call.json"; then
+  ok "inspector calls get_person and reads the card"
+else no "inspector calls get_person and reads the card"; cat "$work/call.json" "$work/err"; fi
+
+echo "-- HTTP over loopback"
+"$bin" http --addr 127.0.0.1:0 --admin-token e2e-token 2>"$work/server.err" &
+server=$!
+for _ in $(seq 100); do grep -q 'listening on' "$work/server.err" && break; sleep 0.1; done
+base=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.err")
+[ -n "$base" ] || { no "the HTTP server starts"; cat "$work/server.err"; exit 1; }
+suite "http checks" -- "$venv/bin/python" "$here/http_check.py" "$base" "$work/gen/openapi.json" e2e-token
+(cd "$work" && timeout 600 "$venv/bin/schemathesis" run "$work/gen/openapi.json" --url "$base" --checks all \
+   --header "Authorization: Bearer e2e-token" --max-examples 40 --seed 7 --workers 1 --request-timeout 5 --generation-database none --no-color) >"$work/st.log" 2>&1 \
+  && ok "schemathesis finds no violation of the generated OpenAPI" \
+  || { no "schemathesis finds no violation of the generated OpenAPI"; cat "$work/st.log"; }
+grep -E "^(Summary|.*passed|.*failed)" "$work/st.log" | tail -3 || true
+
+echo "-- CLI surface"
+if "$bin" call list_people --team core >"$work/out" 2>"$work/err" && grep -q '"name": "Ada Lovelace"' "$work/out" \
+   && ! grep -qE '@example.com|Main St|\+1 555' "$work/out"; then ok "call list_people prints cards"
+else no "call list_people prints cards"; cat "$work/out" "$work/err"; fi
+if "$bin" call get_person --id p0001 --json >"$work/out" && [ "$(cat "$work/out")" = '{"id":"p0001","name":"Ada Lovelace","team":"core"}' ]; then
+  ok "call --json prints compact JSON"; else no "call --json prints compact JSON"; cat "$work/out"; fi
+code=0; "$bin" call get_person --id nobody >"$work/out" 2>"$work/err" || code=$?
+if [ "$code" -eq 4 ] && [ ! -s "$work/out" ] && grep -q '"error":"NOT_FOUND"' "$work/err"; then ok "an unknown id exits 4 with the envelope on stderr"
+else no "an unknown id exits 4 with the envelope on stderr (exit $code)"; cat "$work/err"; fi
+code=0; "$bin" call list_people --limit many >/dev/null 2>"$work/err" || code=$?
+if [ "$code" -eq 1 ] && grep -q '"error":"VALIDATION_ERROR"' "$work/err"; then ok "a bad flag value exits 1 with VALIDATION_ERROR"
+else no "a bad flag value exits 1 with VALIDATION_ERROR (exit $code)"; fi
+
+echo "surfaces: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,133 @@
+"""The directory's MCP surface through the official MCP Python SDK, over stdio.
+
+Lists the tools (equal to the generated mcp-tools.json), calls them, and checks what a model
+would read: views applied, no personal field anywhere in any answer, failures as isError results
+with the tool envelope, an unknown tool as a JSON-RPC error, the server still serving after
+errors, and the catalog stamp on every tool and every result.
+
+usage: python mcp_client.py MCP_TOOLS_JSON -- SERVER_CMD [ARG...]
+"""
+import json
+import sys
+
+import anyio
+import mcp_types as types
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+
+STAMP = "stitchgen/catalog"
+# Values only a full record carries: an email, a phone number, a street.
+PERSONAL_KEYS = {"email", "phone", "address", "street", "city"}
+PERSONAL_TEXT = ("@example.com", "+1 555", "Main St")
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def wire(model):
+    return model.model_dump(by_alias=True, exclude_none=True, exclude_unset=True, mode="json")
+
+
+def personal(value):
+    """Every personal key or value found anywhere in `value`."""
+    found = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in PERSONAL_KEYS:
+                found.append(k)
+            found += personal(v)
+    elif isinstance(value, list):
+        for v in value:
+            found += personal(v)
+    elif isinstance(value, str):
+        found += [t for t in PERSONAL_TEXT if t in value]
+    return found
+
+
+def envelope(result):
+    texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
+    return json.loads(texts[0]) if texts else {}
+
+
+async def call(session, name, args, stamp):
+    result = await session.call_tool(name, args)
+    raw = wire(result)
+    check(not personal(raw), f"{name}: no personal field in the answer")
+    check((result.meta or {}).get(STAMP) == stamp, f"{name}: the catalog stamp is in the result's _meta")
+    return result
+
+
+async def run(manifest, server):
+    params = StdioServerParameters(command=server[0], args=server[1:])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, read_timeout_seconds=30) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+            tools = wire(listed)["tools"]
+            check(tools == manifest["tools"], "tools/list equals the generated mcp-tools.json")
+            stamp = manifest["tools"][0]["_meta"][STAMP]
+            check(all((t.meta or {}).get(STAMP) == stamp for t in listed.tools), "every listed tool carries the stamp")
+
+            r = await call(session, "list_people", {}, stamp)
+            people = r.structured_content["people"]
+            check(not r.is_error and len(people) == 20, "list_people: the view's default limit of 20")
+            check(set(people[0]) == {"id", "name", "team"}, "list_people: cards of id, name and team")
+            check(json.loads(r.content[0].text) == r.structured_content, "list_people: one text block of the answer")
+
+            r = await call(session, "list_people", {"team": "web", "limit": 3}, stamp)
+            check(len(r.structured_content["people"]) == 3 and r.structured_content["total"] == 75, "list_people: arguments win over defaults")
+
+            r = await call(session, "get_person", {"id": "p0001"}, stamp)
+            check(r.structured_content == {"id": "p0001", "name": "Ada Lovelace", "team": "core"}, "get_person: the card slice")
+
+            r = await call(session, "list_people", {"limit": "many"}, stamp)
+            env = envelope(r)
+            check(r.is_error and env.get("error") == "VALIDATION_ERROR", "bad arguments: isError with VALIDATION_ERROR")
+            check(env.get("details", {}).get("message", "").startswith("Invalid input:"), "bad arguments: details name the input at fault")
+
+            r = await call(session, "get_person", {"id": "nobody"}, stamp)
+            check(r.is_error and envelope(r).get("error") == "NOT_FOUND", "unknown id: isError with NOT_FOUND")
+
+            r = await call(session, "delete_person", {"id": "p0002"}, stamp)
+            check(r.is_error and envelope(r).get("error") == "FORBIDDEN", "delete_person without the admin scope: FORBIDDEN")
+
+            try:
+                await session.call_tool("no_such_tool", {})
+                check(False, "an unknown tool is a JSON-RPC error")
+            except MCPError as e:
+                check(e.code == -32602, f"an unknown tool is a JSON-RPC error (code {e.code})")
+
+            r = await call(session, "create_person", {"name": "Ada Byron", "email": "ada.byron@example.com", "team": "core"}, stamp)
+            check(not r.is_error and set(r.structured_content) == {"id", "name", "team"}, "create_person: answers the card")
+            r = await call(session, "create_person", {"name": "Ada Byron", "email": "ada.byron@example.com", "team": "core"}, stamp)
+            check(r.is_error and envelope(r).get("error") == "CONFLICT", "create_person twice: CONFLICT")
+
+            r = await call(session, "count_people", {}, stamp)
+            texts = [c.text for c in r.content if isinstance(c, types.TextContent)]
+            check(r.structured_content == {"count": 301} and texts[1:] == ["301 people"], "count_people: the presenter's block after the answer")
+            check(not r.is_error, "the server still serves after errors")
+
+
+def main():
+    i = sys.argv.index("--")
+    with open(sys.argv[1]) as f:
+        manifest = json.load(f)
+    try:
+        anyio.run(run, manifest, sys.argv[i + 1 :])
+    except BaseException as e:  # noqa: BLE001 - report, then fail
+        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+            e = e.exceptions[0]
+        failures.append(f"the session failed: {type(e).__name__}: {e}")
+        print(f"FAIL {failures[-1]}")
+    print(f"mcp (python sdk): {'all passed' if not failures else f'{len(failures)} failed'}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
