@@ -102,8 +102,14 @@ pub fn generate<P: AsRef<Path>>(paths: &[P], options: &Options) -> Result<Genera
         return Ok(Generated { checked, artifacts: Vec::new(), snapshot: Vec::new() });
     }
     let model = model::lower(&checked.contracts, &checked.sources);
-    let artifacts = emit::all(&model).map_err(Error::Emit)?;
-    let snapshot = snapshot::render(&model);
+    // The Rust modules and the JSON documents share nothing but the model: built side by side.
+    let (modules, (documents, snapshot)) = std::thread::scope(|s| {
+        let json = s.spawn(|| (emit::documents(&model), snapshot::render(&model)));
+        let modules = emit::modules(&model);
+        (modules, json.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let mut artifacts = modules.map_err(Error::Emit)?;
+    artifacts.extend(documents);
     Ok(Generated { checked, artifacts, snapshot })
 }
 

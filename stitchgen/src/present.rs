@@ -57,7 +57,7 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
 /// Presents one schema of `svc`. With inline references, the `$defs` a recursive type needs
 /// are added at the root.
 pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
-    let mut conv = Converter { svc, style, recursive: recursive_types(svc), defs: BTreeMap::new(), stack: Vec::new() };
+    let mut conv = Converter { svc, style, defs: BTreeMap::new(), stack: Vec::new() };
     let mut out = conv.convert(value);
     if !conv.defs.is_empty()
         && let Value::Object(map) = &mut out
@@ -74,7 +74,6 @@ const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "d
 struct Converter<'a> {
     svc: &'a Service,
     style: Style<'a>,
-    recursive: BTreeSet<String>,
     defs: BTreeMap<String, Value>,
     /// Types being inlined, to stop at a cycle.
     stack: Vec<String>,
@@ -108,7 +107,7 @@ impl Converter<'_> {
                 if self.style.close_objects && is_object_schema(&out) {
                     out.insert("additionalProperties".into(), Value::Bool(false));
                 }
-                Value::Object(out)
+                Value::Object(sorted(out))
             }
             Value::Array(items) => Value::Array(items.iter().map(|i| self.convert(i)).collect()),
             other => other.clone(),
@@ -122,7 +121,7 @@ impl Converter<'_> {
                     names.get(&(self.svc.name.clone(), name.to_owned())).cloned().unwrap_or_else(|| name.to_owned());
                 json!({ "$ref": format!("#/components/schemas/{component}") })
             }
-            Refs::Inline if self.recursive.contains(name) => {
+            Refs::Inline if self.svc.recursive.contains(name) => {
                 if !self.defs.contains_key(name) && !self.stack.iter().any(|s| s == name) {
                     let body = self.inline(name);
                     self.defs.insert(name.to_owned(), body);
@@ -137,7 +136,7 @@ impl Converter<'_> {
     fn inline(&mut self, name: &str) -> Value {
         self.stack.push(name.to_owned());
         let svc = self.svc;
-        let body = svc.types.iter().find(|(n, _)| n == name).map_or(Value::Bool(true), |(_, s)| self.convert(s));
+        let body = svc.types.get(name).map_or(Value::Bool(true), |s| self.convert(s));
         self.stack.pop();
         body
     }
@@ -153,14 +152,21 @@ fn merge(target: Value, siblings: Map<String, Value>) -> Value {
     match target {
         Value::Object(mut map) if only_annotations && !map.contains_key("$ref") => {
             map.extend(siblings);
-            Value::Object(map)
+            Value::Object(sorted(map))
         }
         target => {
             let mut map = siblings;
             map.insert("allOf".into(), Value::Array(vec![target]));
-            Value::Object(map)
+            Value::Object(sorted(map))
         }
     }
+}
+
+/// A schema's keywords in sorted order, so that how a contract orders them moves no artifact.
+/// The order of `properties` is kept: it is the order in which people and models read fields.
+fn sorted(map: Map<String, Value>) -> Map<String, Value> {
+    let by_key: BTreeMap<String, Value> = map.into_iter().collect();
+    by_key.into_iter().collect()
 }
 
 fn is_object_schema(map: &Map<String, Value>) -> bool {
@@ -168,11 +174,11 @@ fn is_object_schema(map: &Map<String, Value>) -> bool {
         || map.contains_key("properties")
 }
 
-/// Types that reach themselves through references.
-fn recursive_types(svc: &Service) -> BTreeSet<String> {
-    let refs: BTreeMap<&str, BTreeSet<String>> = svc.types.iter().map(|(n, s)| (n.as_str(), refs_of(s))).collect();
+/// The types that reach themselves through references.
+pub fn recursive_types(types: &indexmap::IndexMap<String, Value>) -> BTreeSet<String> {
+    let refs: BTreeMap<&str, BTreeSet<String>> = types.iter().map(|(n, s)| (n.as_str(), refs_of(s))).collect();
     let mut out = BTreeSet::new();
-    for (name, _) in &svc.types {
+    for name in types.keys() {
         let mut seen = BTreeSet::new();
         let mut todo: Vec<String> = refs.get(name.as_str()).into_iter().flatten().cloned().collect();
         while let Some(n) = todo.pop() {
@@ -213,8 +219,8 @@ pub fn resolve<'a>(v: &'a Value, svc: &'a Service) -> &'a Value {
         let Some(name) = v.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX)) else {
             break;
         };
-        match svc.types.iter().find(|(n, _)| n == name) {
-            Some((_, t)) => v = t,
+        match svc.types.get(name) {
+            Some(t) => v = t,
             None => break,
         }
     }

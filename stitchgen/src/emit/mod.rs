@@ -11,18 +11,23 @@ pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
     bytes
 }
 
-/// Every artifact of everything generated together, in a fixed order: one Rust module per
-/// service (`<service>.rs`), then the OpenAPI document and the manifests.
-pub fn all(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>, String> {
-    let artifact =
-        |name: &str, value: serde_json::Value| crate::out::Artifact { name: name.into(), bytes: json_bytes(&value) };
+/// The Rust module of each service, `<service>.rs` (written first, then the [`documents`]).
+pub fn modules(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>, String> {
     let mut out = Vec::new();
     for svc in &model.services {
         let code = rust::module(svc).map_err(|e| format!("service `{}`: {e}", svc.name))?;
         out.push(crate::out::Artifact { name: format!("{}.rs", svc.module), bytes: code.into_bytes() });
     }
-    out.push(artifact("openapi.json", openapi::document(model)));
-    out.push(artifact("mcp-tools.json", mcp::mcp_manifest(model)));
-    out.push(artifact("agent-tools.json", mcp::agent_manifest(model)));
     Ok(out)
+}
+
+/// The OpenAPI document and the MCP and agent manifests.
+pub fn documents(model: &crate::model::Model) -> Vec<crate::out::Artifact> {
+    let artifact =
+        |name: &str, value: serde_json::Value| crate::out::Artifact { name: name.into(), bytes: json_bytes(&value) };
+    vec![
+        artifact("openapi.json", openapi::document(model)),
+        artifact("mcp-tools.json", mcp::mcp_manifest(model)),
+        artifact("agent-tools.json", mcp::agent_manifest(model)),
+    ]
 }

@@ -16,15 +16,15 @@ const ERROR_ENVELOPE: &str = "ErrorEnvelope";
 pub fn document(model: &Model) -> Value {
     let names = present::component_names(model, &[ERROR_ENVELOPE]);
     let style = Style { refs: Refs::Components(&names), close_objects: false };
-    let mut paths: Map<String, Value> = Map::new();
+    // Paths, methods and components by name: declaration order in a contract moves nothing.
+    let mut paths: BTreeMap<String, BTreeMap<&str, Value>> = BTreeMap::new();
     for svc in &model.services {
         for op in svc.operations.iter().filter(|o| o.on(Surface::Http)) {
             let Some(http) = &op.http else { continue };
-            let item = paths.entry(http.template.clone()).or_insert_with(|| json!({}));
-            item[method_key(http.method)] = operation(op, svc, style);
+            paths.entry(http.template.clone()).or_default().insert(method_key(http.method), operation(op, svc, style));
         }
     }
-    let mut schemas = Map::new();
+    let mut schemas: BTreeMap<String, Value> = BTreeMap::new();
     for svc in &model.services {
         for (name, schema) in &svc.types {
             schemas.insert(names[&(svc.name.clone(), name.clone())].clone(), present::schema(schema, svc, style));

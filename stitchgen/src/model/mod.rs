@@ -29,7 +29,9 @@ pub struct Service {
     /// OpenAPI version, when given.
     pub version: Option<String>,
     /// Shared types, in order, as JSON Schema with `#/types/NAME` references.
-    pub types: Vec<(String, Value)>,
+    pub types: indexmap::IndexMap<String, Value>,
+    /// The types that reach themselves through references (kept as `$defs` when inlining).
+    pub recursive: std::collections::BTreeSet<String>,
     /// Endpoints, then runtime tools, in order.
     pub operations: Vec<Operation>,
 }
@@ -239,12 +241,15 @@ fn service(c: &Contract, source: &str) -> Service {
     for (_, t) in c.tools.iter().flat_map(|t| t.value.iter()) {
         operations.push(runtime_tool(&name, &default_scope, t));
     }
+    let types: indexmap::IndexMap<String, Value> =
+        c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect();
     Service {
         module: naming::snake_ident(&name).unwrap_or_default(),
         source: source.to_owned(),
         title: text(&c.title),
         version: text(&c.version),
-        types: c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect(),
+        recursive: crate::present::recursive_types(&types),
+        types,
         operations,
         name,
     }
@@ -383,40 +388,45 @@ fn http_kind(e: &Endpoint) -> HttpKind {
         raw_response: e.raw_response.as_ref().filter(|r| r.value).map(|_| text(&e.content_type)),
         raw_body: e.raw_body.as_ref().is_some_and(|r| r.value),
         multipart: e.multipart.as_ref().map(|m| Multipart {
-            files: m
-                .value
-                .files
-                .iter()
-                .flat_map(|f| f.value.iter())
-                .map(|(k, f)| FileField {
-                    name: k.value.clone(),
-                    required: f.value.required.as_ref().is_some_and(|r| r.value),
-                    multiple: f.value.multiple.as_ref().is_some_and(|r| r.value),
-                    max_files: n(&f.value.max_files),
-                    max_bytes: n(&f.value.max_bytes),
-                    content_types: f
-                        .value
-                        .content_types
-                        .iter()
-                        .flat_map(|c| c.value.iter())
-                        .map(|c| c.value.clone())
-                        .collect(),
-                })
-                .collect(),
+            // By name: the order of form fields is not meaningful, so it moves no artifact.
+            files: by_name(
+                m.value
+                    .files
+                    .iter()
+                    .flat_map(|f| f.value.iter())
+                    .map(|(k, f)| FileField {
+                        name: k.value.clone(),
+                        required: f.value.required.as_ref().is_some_and(|r| r.value),
+                        multiple: f.value.multiple.as_ref().is_some_and(|r| r.value),
+                        max_files: n(&f.value.max_files),
+                        max_bytes: n(&f.value.max_bytes),
+                        content_types: f
+                            .value
+                            .content_types
+                            .iter()
+                            .flat_map(|c| c.value.iter())
+                            .map(|c| c.value.clone())
+                            .collect(),
+                    })
+                    .collect(),
+                |f| f.name.clone(),
+            ),
             max_request_bytes: n(&m.value.max_request_bytes),
             max_field_bytes: n(&m.value.max_field_bytes),
         }),
         response_meta: e.response_meta.as_ref().map(|r| ResponseMeta {
             status: n(&r.value.status).and_then(|s| u16::try_from(s).ok()).unwrap_or(200),
-            headers: r
-                .value
-                .headers
-                .iter()
-                .flat_map(|h| h.value.iter())
-                .map(|(k, h)| {
-                    (k.value.clone(), text(&h.value.desc), h.value.required.as_ref().is_some_and(|r| r.value))
-                })
-                .collect(),
+            headers: by_name(
+                r.value
+                    .headers
+                    .iter()
+                    .flat_map(|h| h.value.iter())
+                    .map(|(k, h)| {
+                        (k.value.clone(), text(&h.value.desc), h.value.required.as_ref().is_some_and(|r| r.value))
+                    })
+                    .collect(),
+                |h| h.0.clone(),
+            ),
         }),
         stream: e.stream.as_ref().and_then(|s| {
             Some(Stream {
@@ -460,4 +470,10 @@ fn runtime_tool(service: &str, scope: &str, t: &RuntimeTool) -> Operation {
         http_kind: HttpKind::default(),
         present: t.present.iter().flat_map(|p| p.value.iter()).map(|p| p.value).collect(),
     }
+}
+
+/// `items` sorted by `name`: for the DSL's maps whose order means nothing.
+fn by_name<T>(mut items: Vec<T>, name: impl Fn(&T) -> String) -> Vec<T> {
+    items.sort_by_key(name);
+    items
 }

@@ -214,8 +214,13 @@ impl<'a> Op<'a> {
                 let envelope = st.framing == crate::parse::ast::Framing::Envelope;
                 let terminal = st.completion == crate::parse::ast::Completion::Terminal;
                 let item = standalone(&present::schema(&st.item, self.svc, INLINE));
-                let terminal_schema =
-                    opt_str(st.terminal.as_ref().map(|t| standalone(&present::schema(t, self.svc, INLINE))).as_deref());
+                let terminal_schema = match &st.terminal {
+                    Some(t) => {
+                        let text = standalone(&present::schema(t, self.svc, INLINE));
+                        quote!(::core::option::Option::Some(#text))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
                 let (frame, heartbeat, lifetime, idle) = (
                     opt_u64(st.max_frame_bytes),
                     opt_u64(st.heartbeat_ms),
@@ -275,7 +280,7 @@ impl<'a> Op<'a> {
         let http_kind = self.http_kind();
         let view = match &op.view {
             Some(v) => {
-                let defaults = Value::Object(v.defaults.clone()).to_string();
+                let defaults = raw_literal(&Value::Object(v.defaults.clone()).to_string());
                 let view_schema = self.schema_text(v.output.as_ref());
                 let project = v.project;
                 let slice = if v.output.is_some() && !v.project {
@@ -446,9 +451,20 @@ impl<'a> Op<'a> {
 /// Schemas in generated code: `$ref`s inlined (recursive types keep `$defs`), objects as declared.
 const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
 
-/// A schema as compact JSON text.
-fn standalone(schema: &Value) -> String {
-    serde_json::to_string(schema).expect("JSON values serialize")
+/// A schema as compact JSON text, in a raw string literal: JSON is full of quotes, and a raw
+/// literal is both easier to read and cheaper to parse than one escape per quote.
+fn standalone(schema: &Value) -> proc_macro2::Literal {
+    raw_literal(&serde_json::to_string(schema).expect("JSON values serialize"))
+}
+
+/// `text` as a raw string literal, with enough `#`s that no `"#…` inside ends it early. Compact
+/// JSON has no newline or other control character, so the raw form holds it as it is.
+fn raw_literal(text: &str) -> proc_macro2::Literal {
+    let mut hashes = String::from("#");
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{text}\"{hashes}").parse().expect("a raw string literal parses")
 }
 
 fn opt_str(s: Option<&str>) -> TokenStream {
