@@ -3,6 +3,7 @@
 #![deny(warnings, missing_docs)]
 
 stitchgen_runtime::include_contract!("bot_status");
+stitchgen_runtime::include_contract!("hostile");
 stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
 stitchgen_runtime::include_contract!("tickets");

@@ -460,6 +460,10 @@ fn standalone(schema: &Value) -> proc_macro2::Literal {
 /// `text` as a raw string literal, with enough `#`s that no `"#…` inside ends it early. Compact
 /// JSON has no newline or other control character, so the raw form holds it as it is.
 fn raw_literal(text: &str) -> proc_macro2::Literal {
+    if text.chars().any(|c| c.is_control() || super::rewrite::is_bidi(c)) {
+        // Escaped, so the source shows what the text holds.
+        return proc_macro2::Literal::string(text);
+    }
     let mut hashes = String::from("#");
     while text.contains(&format!("\"{hashes}")) {
         hashes.push('#');

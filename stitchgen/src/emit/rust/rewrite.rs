@@ -85,10 +85,13 @@ fn route_literal(l: &Literal) -> TokenTree {
 /// public item, field and variant that has none.
 pub(super) fn finish(file: &mut syn::File) {
     use syn::visit_mut::VisitMut;
-    Finisher.visit_file_mut(file);
+    Finisher { in_fence: false }.visit_file_mut(file);
 }
 
-struct Finisher;
+/// Walks the module; `in_fence` follows fenced code blocks across the lines of a doc comment.
+struct Finisher {
+    in_fence: bool,
+}
 
 fn has_doc(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| a.path().is_ident("doc"))
@@ -129,7 +132,79 @@ fn json_name(attrs: &[syn::Attribute], ident: &str) -> String {
     ident.trim_start_matches("r#").to_owned()
 }
 
+/// Whether `c` reorders how text is shown (rustc refuses these in literals and docs, the
+/// "trojan source" codepoints).
+pub(super) fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Contract text made safe for a doc comment: control and bidi characters shown as escapes.
+fn doc_safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_bidi(c) || (c.is_control() && c != '\n' && c != '\t') {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The HTML typify writes into docs (the collapsible JSON Schema); any other `<` is text.
+const DOC_TAGS: &[&str] = &["<details>", "</details>", "<summary>", "</summary>"];
+
+/// A doc line shown as written by rustdoc: outside code spans, `[`, `]` and `<` are escaped so
+/// that contract text never becomes an intra-doc link or an HTML tag.
+fn doc_literal(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut span: Option<usize> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '`' {
+            let mut run = 1;
+            while chars.next_if(|(_, c)| *c == '`').is_some() {
+                run += 1;
+            }
+            span = match span {
+                Some(open) if open == run => None,
+                // A run opens a code span only when the same run closes it later on the line.
+                None if closes(&line[i + run..], run) => Some(run),
+                open => open,
+            };
+            out.push_str(&"`".repeat(run));
+            continue;
+        }
+        let tag = c == '<' && DOC_TAGS.iter().any(|t| line[i..].starts_with(t));
+        if span.is_none() && (matches!(c, '[' | ']') || (c == '<' && !tag)) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Whether `rest` holds a run of exactly `run` backticks.
+fn closes(rest: &str, run: usize) -> bool {
+    rest.split(|c| c != '`').any(|r| r.len() == run)
+}
+
 impl syn::visit_mut::VisitMut for Finisher {
+    fn visit_attribute_mut(&mut self, a: &mut syn::Attribute) {
+        if a.path().is_ident("doc")
+            && let syn::Meta::NameValue(nv) = &mut a.meta
+            && let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) = &mut nv.value
+        {
+            let line = text.value();
+            let fence = line.trim_start().starts_with("```");
+            let safe = if fence || self.in_fence { doc_safe(&line) } else { doc_literal(&doc_safe(&line)) };
+            self.in_fence ^= fence;
+            if safe != line {
+                *text = syn::LitStr::new(&safe, text.span());
+            }
+        }
+    }
+
     fn visit_item_struct_mut(&mut self, s: &mut syn::ItemStruct) {
         if derives_serde(&s.attrs) {
             let krate = format!("{PRIVATE}::serde");

@@ -19,7 +19,32 @@ pub struct Types {
 /// The JSON Schema typify reads (draft 7 through schemars 0.8): contract references point at
 /// definitions by their last segment, which is what typify resolves.
 fn schemars(v: &Value) -> schemars08::schema::Schema {
-    serde_json::from_value(v.clone()).expect("a checked contract schema is a JSON Schema")
+    serde_json::from_value(nameable_enums(v.clone())).expect("a checked contract schema is a JSON Schema")
+}
+
+/// typify names a string enum's variants after its values, and gives up when two values
+/// would share a name (`*/` and `"#` both have none). Such an enum becomes a plain `String` in
+/// Rust; the contract's schema, which the runner validates against, still holds every value.
+fn nameable_enums(v: Value) -> Value {
+    match v {
+        Value::Object(mut map) => {
+            let unnameable = map.get("enum").and_then(Value::as_array).is_some_and(|values| {
+                let mut names = std::collections::BTreeSet::new();
+                !values.iter().all(|v| {
+                    let name: String = v.as_str().unwrap_or("?").chars().filter(char::is_ascii_alphanumeric).collect();
+                    v.is_string() && !name.is_empty() && names.insert(name.to_ascii_lowercase())
+                })
+            });
+            if unnameable && map.get("enum").and_then(Value::as_array).is_some_and(|vs| vs.iter().all(Value::is_string))
+            {
+                map.remove("enum");
+                map.insert("type".into(), Value::String("string".into()));
+            }
+            Value::Object(map.into_iter().map(|(k, v)| (k, nameable_enums(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(nameable_enums).collect()),
+        other => other,
+    }
 }
 
 /// Builds the type space: shared types first (they may refer to each other), then every named
