@@ -319,6 +319,10 @@ impl Service {
 
 /// `{path, message}` for every way `value` breaks the schema; `None` when it is valid.
 pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Option<Vec<Value>> {
+    // The common case, valid, without collecting errors: several times cheaper.
+    if validator.is_valid(value) {
+        return None;
+    }
     let errors: Vec<Value> = validator
         .iter_errors(value)
         .take(20)
