@@ -97,7 +97,12 @@ impl From<parse::ReadError> for Error {
 /// The whole pipeline over contracts given together: parse → check → lower → emit.
 /// Nothing is emitted when any error was found; writing is the caller's (see [`out`]).
 pub fn generate<P: AsRef<Path>>(paths: &[P], options: &Options) -> Result<Generated, Error> {
-    let checked = check_files_with(paths, options)?;
+    generate_checked(check_files_with(paths, options)?)
+}
+
+/// Lowers and emits contracts already checked (from files or from memory, see
+/// [`check_inputs`]); nothing is emitted when the check found an error.
+pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
     if checked.has_errors() {
         return Ok(Generated { checked, artifacts: Vec::new(), snapshot: Vec::new() });
     }

@@ -121,7 +121,7 @@ impl Converter<'_> {
                     names.get(&(self.svc.name.clone(), name.to_owned())).cloned().unwrap_or_else(|| name.to_owned());
                 json!({ "$ref": format!("#/components/schemas/{component}") })
             }
-            Refs::Inline if self.svc.recursive.contains(name) => {
+            Refs::Inline if self.svc.recursive.contains(name) || self.svc.expansive.contains(name) => {
                 if !self.defs.contains_key(name) && !self.stack.iter().any(|s| s == name) {
                     let body = self.inline(name);
                     self.defs.insert(name.to_owned(), body);
@@ -172,6 +172,55 @@ fn sorted(map: Map<String, Value>) -> Map<String, Value> {
 fn is_object_schema(map: &Map<String, Value>) -> bool {
     map.get("type").is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.iter().any(|x| x == "object")))
         || map.contains_key("properties")
+}
+
+/// The most schema nodes one type may inline into; a type past it is kept once in `$defs`.
+/// Without a bound, types that each reference the previous ones twice double the output per
+/// type: a small contract could ask for gigabytes.
+pub const INLINE_NODES: usize = 1_024;
+
+/// The types whose inlined form would exceed [`INLINE_NODES`] schema nodes.
+pub fn expansive_types(types: &indexmap::IndexMap<String, Value>, recursive: &BTreeSet<String>) -> BTreeSet<String> {
+    fn size(v: &Value, types: &indexmap::IndexMap<String, Value>, memo: &mut BTreeMap<String, usize>) -> usize {
+        match v {
+            Value::Object(m) => {
+                let inlined = m.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX));
+                let own = match inlined {
+                    Some(name) => memo.get(name).copied().unwrap_or(1),
+                    None => 1,
+                };
+                m.iter().filter(|(k, _)| *k != "$ref").fold(own, |n, (_, c)| n.saturating_add(size(c, types, memo)))
+            }
+            Value::Array(a) => a.iter().fold(1, |n, c| n.saturating_add(size(c, types, memo))),
+            _ => 1,
+        }
+    }
+    // Sizes in dependency order: a type's references are sized before it (recursive types
+    // and types already past the bound count as one node: they stay references).
+    let mut memo: BTreeMap<String, usize> = recursive.iter().map(|r| (r.clone(), 1)).collect();
+    let mut out = BTreeSet::new();
+    let mut pending: Vec<&String> = types.keys().filter(|k| !recursive.contains(*k)).collect();
+    while !pending.is_empty() {
+        let before = pending.len();
+        pending.retain(|name| {
+            let ready = refs_of(&types[name.as_str()]).iter().all(|r| memo.contains_key(r) || !types.contains_key(r));
+            if ready {
+                let n = size(&types[name.as_str()], types, &mut memo);
+                let n = if n > INLINE_NODES {
+                    out.insert((*name).clone());
+                    1
+                } else {
+                    n
+                };
+                memo.insert((*name).clone(), n);
+            }
+            !ready
+        });
+        if pending.len() == before {
+            break;
+        }
+    }
+    out
 }
 
 /// The types that reach themselves through references.

@@ -1,4 +1,8 @@
-//! Generates every valid fixture, together, with the build.rs API users call.
+//! Generates every valid fixture and a sample of random valid contracts, together, with the
+//! build.rs API users call.
+
+/// Seeds of the random contracts compiled here (the property test checks thousands more).
+const RANDOM_SEEDS: [u64; 4] = [1, 2, 3, 4];
 
 fn main() {
     let mut contracts: Vec<_> = std::fs::read_dir("../../fixtures/valid")
@@ -8,5 +12,13 @@ fn main() {
         .collect();
     contracts.sort();
     println!("cargo:rerun-if-changed=../../fixtures/valid");
+    println!("cargo:rerun-if-changed=../src/random.rs");
+    let random = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("random");
+    std::fs::create_dir_all(&random).expect("OUT_DIR is writable");
+    for seed in RANDOM_SEEDS {
+        let path = random.join(format!("svc{seed}.stitch.yaml"));
+        std::fs::write(&path, stitchgen_tests::random::contract(seed)).expect("OUT_DIR is writable");
+        contracts.push(path);
+    }
     stitchgen::Config::new().contracts(contracts).generate_to_out_dir().unwrap();
 }

@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod random;
+
 /// The repository root (the workspace directory).
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ lives in the workspace").to_path_buf()

@@ -1,5 +1,5 @@
-//! A bounded mutation fuzzer over every fixture: parse → check → render must never panic or
-//! hang, whatever the bytes. Runs for `STITCHGEN_FUZZ_SECONDS` (default 10) in CI.
+//! A bounded mutation fuzzer over every fixture: parse → check → render, and for a mutant that
+//! still checks, lowering and every emitter, must never panic or hang, whatever the bytes. Runs for `STITCHGEN_FUZZ_SECONDS` (default 10) in CI.
 
 use std::time::{Duration, Instant};
 
@@ -124,6 +124,7 @@ fn mutated_fixtures_never_panic() {
     assert!(!corpus.is_empty());
     let mut rng = Rng(0x5717_c46e_0000_0001);
     let mut runs = 0u64;
+    let mut emitted = 0u64;
     while Instant::now() < deadline && runs < 200_000 {
         let seed = rng.0;
         let base = &corpus[rng.below(corpus.len())];
@@ -131,16 +132,24 @@ fn mutated_fixtures_never_panic() {
         let started = Instant::now();
         let result = std::panic::catch_unwind(|| {
             let checked = stitchgen::check_source("fuzz.stitch.yaml", &text);
-            render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never)
+            render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never);
+            // A mutant that still checks goes on through lowering and every emitter.
+            (!checked.has_errors()).then(|| stitchgen::generate_checked(checked))
         });
-        assert!(result.is_ok(), "panic at seed {seed:#x} on input:\n{text}");
-        assert!(started.elapsed() < Duration::from_secs(2), "slow input at seed {seed:#x}:\n{text}");
+        let Ok(generated) = result else { panic!("panic at seed {seed:#x} on input:\n{text}") };
+        if let Some(generated) = generated {
+            let generated = generated
+                .unwrap_or_else(|e| panic!("a checked contract failed to emit at seed {seed:#x}: {e}\n{text}"));
+            assert!(generated.artifacts.iter().any(|a| a.name == "openapi.json") && !generated.snapshot.is_empty());
+            emitted += 1;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "slow input at seed {seed:#x}:\n{text}");
         // Mutants of mutants reach deeper; keep the corpus bounded.
         if runs.is_multiple_of(7) && corpus.len() < 2_000 {
             corpus.push(text);
         }
         runs += 1;
     }
-    eprintln!("{runs} mutated contracts checked without a panic");
+    eprintln!("{runs} mutated contracts checked without a panic, {emitted} of them generated");
     assert!(runs > 100, "too few runs to mean anything: {runs}");
 }

@@ -32,6 +32,8 @@ pub struct Service {
     pub types: indexmap::IndexMap<String, Value>,
     /// The types that reach themselves through references (kept as `$defs` when inlining).
     pub recursive: std::collections::BTreeSet<String>,
+    /// The types too large to inline everywhere they are used (kept as `$defs` too).
+    pub expansive: std::collections::BTreeSet<String>,
     /// Endpoints, then runtime tools, in order.
     pub operations: Vec<Operation>,
 }
@@ -243,12 +245,14 @@ fn service(c: &Contract, source: &str) -> Service {
     }
     let types: indexmap::IndexMap<String, Value> =
         c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect();
+    let recursive = crate::present::recursive_types(&types);
     Service {
         module: naming::snake_ident(&name).unwrap_or_default(),
         source: source.to_owned(),
         title: text(&c.title),
         version: text(&c.version),
-        recursive: crate::present::recursive_types(&types),
+        expansive: crate::present::expansive_types(&types, &recursive),
+        recursive,
         types,
         operations,
         name,

@@ -7,3 +7,11 @@ stitchgen_runtime::include_contract!("hostile");
 stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
 stitchgen_runtime::include_contract!("tickets");
+
+/// A sample of random valid contracts (`stitchgen_tests::random`), compiled like the fixtures.
+pub mod random {
+    stitchgen_runtime::include_contract!("svc1");
+    stitchgen_runtime::include_contract!("svc2");
+    stitchgen_runtime::include_contract!("svc3");
+    stitchgen_runtime::include_contract!("svc4");
+}

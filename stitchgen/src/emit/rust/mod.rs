@@ -17,9 +17,10 @@ pub fn module(svc: &Service) -> Result<String, String> {
     let named = named_schemas(svc);
     let types = types::generate(svc, &named)?;
     let types_items = rewrite::route(types.items);
+    let texts = ops::Texts::default();
     let ops: Vec<ops::Op<'_>> =
-        svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &types.paths)).collect();
-    let body = ops::body(svc, &ops);
+        svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &types.paths, &texts)).collect();
+    let body = ops::body(svc, &ops, &texts);
     let module = format_ident!("{}", svc.module);
     let doc = service_doc(svc);
     let abi = stitchgen_runtime::GENERATED_ABI;

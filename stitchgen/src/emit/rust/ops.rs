@@ -12,9 +12,41 @@ use crate::naming;
 use crate::parse::ast::{Presenter, Surface};
 use crate::present::{self, Refs, Style};
 
+/// Every schema text of a module, each written once as a private `SCHEMA_n` constant of the
+/// service module: operations that share a type share its text, and the module stays small.
+#[derive(Default)]
+pub(super) struct Texts(std::cell::RefCell<indexmap::IndexMap<String, usize>>);
+
+impl Texts {
+    /// The constant holding `text`, as operation modules name it.
+    fn name(&self, text: String) -> TokenStream {
+        let mut texts = self.0.borrow_mut();
+        let next = texts.len();
+        let index = *texts.entry(text).or_insert(next);
+        let name = format_ident!("SCHEMA_{}", index);
+        quote!(super::#name)
+    }
+
+    /// The constants, in the order first used.
+    fn constants(&self) -> TokenStream {
+        let items = self
+            .0
+            .borrow()
+            .iter()
+            .map(|(text, index)| {
+                let name = format_ident!("SCHEMA_{}", index);
+                let lit = raw_literal(text);
+                quote!(const #name: &str = #lit;)
+            })
+            .collect::<Vec<_>>();
+        quote!(#(#items)*)
+    }
+}
+
 /// One operation with the names and types its generated code uses.
 pub(super) struct Op<'a> {
     index: usize,
+    texts: &'a Texts,
     op: &'a Operation,
     svc: &'a Service,
     /// Module and method name.
@@ -41,10 +73,12 @@ impl<'a> Op<'a> {
         op: &'a Operation,
         svc: &'a Service,
         paths: &BTreeMap<String, TokenStream>,
+        texts: &'a Texts,
     ) -> Self {
         let path = |role: &str| paths.get(&schema_name(op, role)).cloned();
         Op {
             index,
+            texts,
             op,
             svc,
             ident: ident(&naming::snake_ident(&op.action).unwrap_or_default()),
@@ -152,10 +186,15 @@ impl<'a> Op<'a> {
         }
     }
 
+    /// A schema as compact JSON text, named through the module's shared constants.
+    fn standalone(&self, schema: &Value) -> TokenStream {
+        self.texts.name(serde_json::to_string(schema).expect("JSON values serialize"))
+    }
+
     fn schema_text(&self, schema: Option<&Value>) -> TokenStream {
         match schema {
             Some(s) => {
-                let text = standalone(&present::schema(s, self.svc, INLINE));
+                let text = self.standalone(&present::schema(s, self.svc, INLINE));
                 quote!(::core::option::Option::Some(#text))
             }
             None => quote!(::core::option::Option::None),
@@ -167,7 +206,7 @@ impl<'a> Op<'a> {
         if !self.op.is_tool() {
             return quote!(::core::option::Option::None);
         }
-        let text = standalone(&present::tool_input(self.op, self.svc, INLINE));
+        let text = self.standalone(&present::tool_input(self.op, self.svc, INLINE));
         quote!(::core::option::Option::Some(#text))
     }
 
@@ -213,10 +252,10 @@ impl<'a> Op<'a> {
                 };
                 let envelope = st.framing == crate::parse::ast::Framing::Envelope;
                 let terminal = st.completion == crate::parse::ast::Completion::Terminal;
-                let item = standalone(&present::schema(&st.item, self.svc, INLINE));
+                let item = self.standalone(&present::schema(&st.item, self.svc, INLINE));
                 let terminal_schema = match &st.terminal {
                     Some(t) => {
-                        let text = standalone(&present::schema(t, self.svc, INLINE));
+                        let text = self.standalone(&present::schema(t, self.svc, INLINE));
                         quote!(::core::option::Option::Some(#text))
                     }
                     None => quote!(::core::option::Option::None),
@@ -451,13 +490,8 @@ impl<'a> Op<'a> {
 /// Schemas in generated code: `$ref`s inlined (recursive types keep `$defs`), objects as declared.
 const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
 
-/// A schema as compact JSON text, in a raw string literal: JSON is full of quotes, and a raw
-/// literal is both easier to read and cheaper to parse than one escape per quote.
-fn standalone(schema: &Value) -> proc_macro2::Literal {
-    raw_literal(&serde_json::to_string(schema).expect("JSON values serialize"))
-}
-
-/// `text` as a raw string literal, with enough `#`s that no `"#…` inside ends it early. Compact
+/// `text` as a raw string literal (JSON is full of quotes: a raw literal is easier to read and
+/// cheaper to parse than one escape per quote), with enough `#`s that no `"#…` inside ends it early. Compact
 /// JSON has no newline or other control character, so the raw form holds it as it is.
 fn raw_literal(text: &str) -> proc_macro2::Literal {
     if text.chars().any(|c| c.is_control() || super::rewrite::is_bidi(c)) {
@@ -519,8 +553,9 @@ fn slice_plan(view: &Value, svc: &Service, stack: &mut Vec<String>) -> TokenStre
 }
 
 /// Everything after `types`: operation modules, traits, dispatch, catalog and constructor.
-pub(super) fn body(svc: &Service, ops: &[Op<'_>]) -> TokenStream {
-    let modules = ops.iter().map(Op::module);
+pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream {
+    let modules: Vec<TokenStream> = ops.iter().map(Op::module).collect();
+    let constants = texts.constants();
     let handler_methods = ops.iter().map(Op::handler_method);
     let view_methods: Vec<TokenStream> = ops.iter().filter_map(Op::view_method).collect();
     let presenter_methods: Vec<TokenStream> = ops.iter().flat_map(Op::presenter_methods).collect();
@@ -555,6 +590,8 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>]) -> TokenStream {
     let bounds = quote!(#(#bounds)+*);
     quote! {
         #(#modules)*
+
+        #constants
 
         #[doc = #handler_doc]
         pub trait Handler: ::core::marker::Send + ::core::marker::Sync + 'static {

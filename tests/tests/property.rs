@@ -1,0 +1,50 @@
+//! Property: every random valid contract checks clean, every artifact is produced, and every
+//! MCP tool validates against the official MCP schema. (A sample of them is compiled and run in
+//! `tests/generated`.) Bounded by `STITCHGEN_PROPERTY_SECONDS` (default 10).
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use stitchgen::diag::{ColorChoice, render_all};
+use stitchgen_tests::{random, repo_root};
+
+/// `$defs/Tool` of the official MCP schema, from `MCP_SPEC_DIR` or `../shared/mcp-spec`.
+fn tool_validator() -> jsonschema::Validator {
+    let dir = std::env::var("MCP_SPEC_DIR").map_or_else(|_| repo_root().join("../shared/mcp-spec"), Into::into);
+    let path = dir.join("schema-2025-11-25.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the MCP schema is needed at {} (set MCP_SPEC_DIR): {e}", path.display()));
+    let mut spec: Value = serde_json::from_str(&text).unwrap();
+    spec["$ref"] = Value::String("#/$defs/Tool".into());
+    jsonschema::validator_for(&spec).unwrap()
+}
+
+#[test]
+fn random_valid_contracts_generate_every_artifact() {
+    let seconds: u64 = std::env::var("STITCHGEN_PROPERTY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let tool = tool_validator();
+    let mut seed = 0u64;
+    while Instant::now() < deadline && seed < 5_000 {
+        let text = random::contract(seed);
+        let checked = stitchgen::check_source(&format!("random{seed}.stitch.yaml"), &text);
+        assert!(
+            !checked.has_errors(),
+            "seed {seed}: a generated valid contract was refused:\n{}\n{text}",
+            render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never)
+        );
+        let generated = stitchgen::generate_checked(checked).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        let names: Vec<&str> = generated.artifacts.iter().map(|a| a.name.as_str()).collect();
+        let module = format!("svc{seed}.rs");
+        assert_eq!(names, [module.as_str(), "openapi.json", "mcp-tools.json", "agent-tools.json"], "seed {seed}");
+        assert!(!generated.snapshot.is_empty());
+        let manifest: Value = serde_json::from_slice(&generated.artifacts[2].bytes).unwrap();
+        for t in manifest["tools"].as_array().unwrap() {
+            let errors: Vec<String> = tool.iter_errors(t).map(|e| e.to_string()).collect();
+            assert!(errors.is_empty(), "seed {seed}: tool {} breaks the MCP schema: {errors:?}\n{text}", t["name"]);
+        }
+        seed += 1;
+    }
+    eprintln!("{seed} random contracts generated and validated");
+    assert!(seed >= 20, "too few contracts to mean anything: {seed}");
+}
