@@ -181,7 +181,7 @@ pub const INLINE_NODES: usize = 1_024;
 
 /// The types whose inlined form would exceed [`INLINE_NODES`] schema nodes.
 pub fn expansive_types(types: &indexmap::IndexMap<String, Value>, recursive: &BTreeSet<String>) -> BTreeSet<String> {
-    fn size(v: &Value, types: &indexmap::IndexMap<String, Value>, memo: &mut BTreeMap<String, usize>) -> usize {
+    fn size(v: &Value, memo: &BTreeMap<String, usize>) -> usize {
         match v {
             Value::Object(m) => {
                 let inlined = m.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX));
@@ -189,9 +189,9 @@ pub fn expansive_types(types: &indexmap::IndexMap<String, Value>, recursive: &BT
                     Some(name) => memo.get(name).copied().unwrap_or(1),
                     None => 1,
                 };
-                m.iter().filter(|(k, _)| *k != "$ref").fold(own, |n, (_, c)| n.saturating_add(size(c, types, memo)))
+                m.iter().filter(|(k, _)| *k != "$ref").fold(own, |n, (_, c)| n.saturating_add(size(c, memo)))
             }
-            Value::Array(a) => a.iter().fold(1, |n, c| n.saturating_add(size(c, types, memo))),
+            Value::Array(a) => a.iter().fold(1, |n, c| n.saturating_add(size(c, memo))),
             _ => 1,
         }
     }
@@ -205,7 +205,7 @@ pub fn expansive_types(types: &indexmap::IndexMap<String, Value>, recursive: &BT
         pending.retain(|name| {
             let ready = refs_of(&types[name.as_str()]).iter().all(|r| memo.contains_key(r) || !types.contains_key(r));
             if ready {
-                let n = size(&types[name.as_str()], types, &mut memo);
+                let n = size(&types[name.as_str()], &memo);
                 let n = if n > INLINE_NODES {
                     out.insert((*name).clone());
                     1
