@@ -50,5 +50,12 @@ for f in fixtures/mcp-2026/*.stitch.yaml; do
   run "$name-2026" "2026-07-28" -- "$f" --mcp-target 2026-07-28
 done
 
+# Random valid contracts (the property test), their MCP tools against the official schema.
+if MCP_SPEC_DIR="$spec_dir" STITCHGEN_PROPERTY_SECONDS=20 cargo test --locked -q -p stitchgen-tests --test property; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+fi
+
 echo "conformance: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

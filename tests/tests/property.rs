@@ -1,5 +1,5 @@
 //! Property: every random valid contract checks clean, every artifact is produced, and every
-//! MCP tool validates against the official MCP schema. (A sample of them is compiled and run in
+//! MCP tool validates against the official MCP schema. (A sample of them is compiled in
 //! `tests/generated`.) Bounded by `STITCHGEN_PROPERTY_SECONDS` (default 10).
 
 use std::time::{Duration, Instant};
@@ -8,15 +8,26 @@ use serde_json::Value;
 use stitchgen::diag::{ColorChoice, render_all};
 use stitchgen_tests::{random, repo_root};
 
-/// `$defs/Tool` of the official MCP schema, from `MCP_SPEC_DIR` or `../shared/mcp-spec`.
-fn tool_validator() -> jsonschema::Validator {
-    let dir = std::env::var("MCP_SPEC_DIR").map_or_else(|_| repo_root().join("../shared/mcp-spec"), Into::into);
+/// `$defs/Tool` of the official MCP schema: from `MCP_SPEC_DIR` when set (then it must be
+/// there; `tests/conformance/run.sh` sets it), else from `../shared/mcp-spec` beside the clone
+/// when present. The schemas are not part of this repository.
+fn tool_validator() -> Option<jsonschema::Validator> {
+    let (dir, required) = match std::env::var("MCP_SPEC_DIR") {
+        Ok(dir) => (dir.into(), true),
+        Err(_) => (repo_root().join("../shared/mcp-spec"), false),
+    };
     let path = dir.join("schema-2025-11-25.json");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the MCP schema is needed at {} (set MCP_SPEC_DIR): {e}", path.display()));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if required => panic!("MCP_SPEC_DIR is set but {} does not read: {e}", path.display()),
+        Err(_) => {
+            eprintln!("no MCP schema beside the clone: tools are validated by tests/conformance/run.sh");
+            return None;
+        }
+    };
     let mut spec: Value = serde_json::from_str(&text).unwrap();
     spec["$ref"] = Value::String("#/$defs/Tool".into());
-    jsonschema::validator_for(&spec).unwrap()
+    Some(jsonschema::validator_for(&spec).unwrap())
 }
 
 #[test]
@@ -39,9 +50,11 @@ fn random_valid_contracts_generate_every_artifact() {
         assert_eq!(names, [module.as_str(), "openapi.json", "mcp-tools.json", "agent-tools.json"], "seed {seed}");
         assert!(!generated.snapshot.is_empty());
         let manifest: Value = serde_json::from_slice(&generated.artifacts[2].bytes).unwrap();
-        for t in manifest["tools"].as_array().unwrap() {
-            let errors: Vec<String> = tool.iter_errors(t).map(|e| e.to_string()).collect();
-            assert!(errors.is_empty(), "seed {seed}: tool {} breaks the MCP schema: {errors:?}\n{text}", t["name"]);
+        if let Some(tool) = &tool {
+            for t in manifest["tools"].as_array().unwrap() {
+                let errors: Vec<String> = tool.iter_errors(t).map(|e| e.to_string()).collect();
+                assert!(errors.is_empty(), "seed {seed}: tool {} breaks the MCP schema: {errors:?}\n{text}", t["name"]);
+            }
         }
         seed += 1;
     }
