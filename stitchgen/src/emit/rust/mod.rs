@@ -16,7 +16,7 @@ use crate::naming;
 pub fn module(svc: &Service) -> Result<String, String> {
     let named = named_schemas(svc);
     let types = types::generate(svc, &named)?;
-    let types_items = rewrite::route(types.items);
+    let types_items = types.items;
     let texts = ops::Texts::default();
     let ops: Vec<ops::Op<'_>> =
         svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &types.paths, &texts)).collect();

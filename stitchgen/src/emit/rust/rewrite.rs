@@ -1,6 +1,7 @@
 //! Post-processing of typify's output: every crate it names is reached through the runtime's
-//! re-exports, serde derives are told where serde is, and every public item gets a doc comment,
-//! so the module compiles under `#![deny(warnings, missing_docs)]` with `stitchgen-runtime` alone.
+//! re-exports, serde derives are told where serde is, every public item gets a doc comment (and
+//! loses typify's copy of its JSON Schema), so the module compiles under
+//! `#![deny(warnings, missing_docs)]` with `stitchgen-runtime` alone.
 
 use proc_macro2::{Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 
@@ -16,15 +17,16 @@ const KEYWORDS: &[&str] = &[
 /// The runtime path every routed crate is reached through.
 pub(super) const PRIVATE: &str = "::stitchgen_runtime::__private";
 
-/// Rewrites `::serde::…` (and the other routed crates) to `::stitchgen_runtime::__private::serde::…`,
-/// in code and in the string paths of `#[serde(...)]` attributes.
-pub(super) fn route(tokens: TokenStream) -> TokenStream {
+/// Rewrites `::serde::…` (and the other routed crates) to `::stitchgen_runtime::__private::serde::…`
+/// in tokens syn leaves unparsed (attribute arguments, macro bodies), including the string paths
+/// of `#[serde(...)]` attributes. Parsed paths are rewritten by [`Finisher`], in place.
+fn route(tokens: TokenStream) -> TokenStream {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out: Vec<TokenTree> = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
         let leading = is_path_sep(&tokens, i)
-            && matches!(tokens.get(i + 2), Some(TokenTree::Ident(id)) if ROUTED.contains(&id.to_string().as_str()))
+            && matches!(tokens.get(i + 2), Some(TokenTree::Ident(id)) if ROUTED.iter().any(|r| id == r))
             && !continues_path(out.last());
         if leading {
             out.extend(private_prefix());
@@ -51,7 +53,7 @@ fn is_path_sep(tokens: &[TokenTree], i: usize) -> bool {
 /// `>` it starts one: `impl<'de> ::serde::Deserialize<'de>`; no type has an item named after a
 /// routed crate.
 fn continues_path(prev: Option<&TokenTree>) -> bool {
-    matches!(prev, Some(TokenTree::Ident(id)) if !KEYWORDS.contains(&id.to_string().as_str()))
+    matches!(prev, Some(TokenTree::Ident(id)) if !KEYWORDS.iter().any(|k| id == k))
 }
 
 /// `::stitchgen_runtime::__private` as tokens (the caller's `::` follows).
@@ -81,8 +83,9 @@ fn route_literal(l: &Literal) -> TokenTree {
     TokenTree::Literal(l.clone())
 }
 
-/// Adds `#[serde(crate = "...")]` to items deriving serde traits, and a doc comment to every
-/// public item, field and variant that has none.
+/// Routes every path to a crate typify names through the runtime, adds `#[serde(crate = "...")]`
+/// to items deriving serde traits, and a doc comment to every public item, field and variant
+/// that has none.
 pub(super) fn finish(file: &mut syn::File) {
     use syn::visit_mut::VisitMut;
     Finisher { in_fence: false }.visit_file_mut(file);
@@ -151,9 +154,6 @@ fn doc_safe(text: &str) -> String {
     out
 }
 
-/// The HTML typify writes into docs (the collapsible JSON Schema); any other `<` is text.
-const DOC_TAGS: &[&str] = &["<details>", "</details>", "<summary>", "</summary>"];
-
 /// A doc line shown as written by rustdoc: outside code spans, `[`, `]` and `<` are escaped so
 /// that contract text never becomes an intra-doc link or an HTML tag.
 fn doc_literal(line: &str) -> String {
@@ -175,13 +175,54 @@ fn doc_literal(line: &str) -> String {
             out.push_str(&"`".repeat(run));
             continue;
         }
-        let tag = c == '<' && DOC_TAGS.iter().any(|t| line[i..].starts_with(t));
-        if span.is_none() && (matches!(c, '[' | ']') || (c == '<' && !tag)) {
+        if span.is_none() && matches!(c, '[' | ']' | '<') {
             out.push('\\');
         }
         out.push(c);
     }
     out
+}
+
+/// The text of a `#[doc = "…"]` attribute.
+fn doc_text(a: &syn::Attribute) -> Option<String> {
+    match &a.meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("doc") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) => Some(text.value()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Removes the collapsible JSON Schema typify writes under every type's description (and the
+/// blank line before it). The contract is where the schema is read; in the module the copies
+/// were a fifth of the bytes, parsed, printed and compiled on every build.
+fn drop_schema_doc(attrs: &mut Vec<syn::Attribute>) {
+    let is = |a: &syn::Attribute, line: &str| doc_text(a).is_some_and(|t| t.trim() == line);
+    let Some(start) = attrs.iter().rposition(|a| is(a, "<details><summary>JSON schema</summary>")) else {
+        return;
+    };
+    let Some(len) = attrs[start..].iter().position(|a| is(a, "</details>")) else {
+        return;
+    };
+    let from = if start > 0 && is(&attrs[start - 1], "") { start - 1 } else { start };
+    attrs.drain(from..=start + len);
+}
+
+/// Whether `p` starts with a crate typify names (`::serde::…`).
+fn routed(p: &syn::Path) -> bool {
+    p.leading_colon.is_some() && p.segments.first().is_some_and(|s| ROUTED.iter().any(|r| s.ident == r))
+}
+
+/// In `<T as ::serde::de::Error>::custom` the trait's segments are counted: the two segments
+/// routing adds to the path belong to the trait.
+fn requalify(qself: Option<&mut syn::QSelf>, path: &syn::Path) {
+    if let Some(q) = qself
+        && q.position > 0
+        && routed(path)
+    {
+        q.position += 2;
+    }
 }
 
 /// Whether `rest` holds a run of exactly `run` backticks.
@@ -203,9 +244,40 @@ impl syn::visit_mut::VisitMut for Finisher {
                 *text = syn::LitStr::new(&safe, text.span());
             }
         }
+        syn::visit_mut::visit_attribute_mut(self, a);
+    }
+
+    fn visit_path_mut(&mut self, p: &mut syn::Path) {
+        if routed(p) {
+            let span = Span::call_site();
+            p.segments.insert(0, syn::PathSegment::from(Ident::new("__private", span)));
+            p.segments.insert(0, syn::PathSegment::from(Ident::new("stitchgen_runtime", span)));
+        }
+        syn::visit_mut::visit_path_mut(self, p);
+    }
+
+    fn visit_expr_path_mut(&mut self, e: &mut syn::ExprPath) {
+        requalify(e.qself.as_mut(), &e.path);
+        syn::visit_mut::visit_expr_path_mut(self, e);
+    }
+
+    fn visit_type_path_mut(&mut self, t: &mut syn::TypePath) {
+        requalify(t.qself.as_mut(), &t.path);
+        syn::visit_mut::visit_type_path_mut(self, t);
+    }
+
+    fn visit_meta_list_mut(&mut self, m: &mut syn::MetaList) {
+        m.tokens = route(std::mem::take(&mut m.tokens));
+        syn::visit_mut::visit_meta_list_mut(self, m);
+    }
+
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        m.tokens = route(std::mem::take(&mut m.tokens));
+        syn::visit_mut::visit_macro_mut(self, m);
     }
 
     fn visit_item_struct_mut(&mut self, s: &mut syn::ItemStruct) {
+        drop_schema_doc(&mut s.attrs);
         if derives_serde(&s.attrs) {
             let krate = format!("{PRIVATE}::serde");
             s.attrs.push(syn::parse_quote!(#[serde(crate = #krate)]));
@@ -224,6 +296,7 @@ impl syn::visit_mut::VisitMut for Finisher {
     }
 
     fn visit_item_enum_mut(&mut self, e: &mut syn::ItemEnum) {
+        drop_schema_doc(&mut e.attrs);
         if derives_serde(&e.attrs) {
             let krate = format!("{PRIVATE}::serde");
             e.attrs.push(syn::parse_quote!(#[serde(crate = #krate)]));
@@ -251,11 +324,13 @@ impl syn::visit_mut::VisitMut for Finisher {
         if !has_doc(&t.attrs) {
             t.attrs.insert(0, doc(&format!("`{}`.", t.ident)));
         }
+        syn::visit_mut::visit_item_type_mut(self, t);
     }
 
     fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
         if matches!(f.vis, syn::Visibility::Public(_)) && !has_doc(&f.attrs) {
             f.attrs.insert(0, doc(&format!("`{}`.", f.sig.ident)));
         }
+        syn::visit_mut::visit_impl_item_fn_mut(self, f);
     }
 }
