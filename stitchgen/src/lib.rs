@@ -147,7 +147,7 @@ pub fn check_inputs(inputs: &[(String, Vec<u8>)], options: &Options) -> Checked 
     check_loaded(sources, &files, diags, options)
 }
 
-/// What [`diff`] found: both sides checked, and the classified changes when both are clean.
+/// What [`diff()`] found: both sides checked, and the classified changes when both are clean.
 #[derive(Debug)]
 pub struct Diffed {
     /// The old side.

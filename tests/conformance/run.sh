@@ -23,7 +23,9 @@ if [ ! -x "$venv/bin/python" ] || ! cmp -s tests/conformance/requirements.txt "$
   cp tests/conformance/requirements.txt "$venv/requirements.txt"
 fi
 
-cargo build --locked -q -p stitchgen
+# The binary as the README's test command builds it: with the same features nothing recompiles
+# after it (`cargo build -p stitchgen` would resolve features anew and rebuild half the tree).
+cargo test --workspace --locked --no-run -q
 bin="$root/target/debug/stitchgen"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -51,7 +53,7 @@ for f in fixtures/mcp-2026/*.stitch.yaml; do
 done
 
 # Random valid contracts (the property test), their MCP tools against the official schema.
-if MCP_SPEC_DIR="$spec_dir" STITCHGEN_PROPERTY_SECONDS=20 cargo test --locked -q -p stitchgen-tests --test property; then
+if MCP_SPEC_DIR="$spec_dir" STITCHGEN_PROPERTY_SECONDS=20 cargo test --workspace --locked -q --test property; then
   pass=$((pass + 1))
 else
   fail=$((fail + 1))

@@ -28,7 +28,8 @@ fi
 node22="$inspector/node_modules/node/bin/node"
 case "$("$node22" --version)" in v22.*) ;; *) echo "FAIL: the pinned Node is not 22"; exit 1 ;; esac
 
-cargo build --locked -q -p directory-example -p stitchgen
+# Both binaries as the README's test command builds them (same features: nothing recompiles).
+cargo test --workspace --locked --no-run -q
 bin="$root/target/debug/directory"
 work=$(mktemp -d)
 server=

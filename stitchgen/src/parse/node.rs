@@ -119,7 +119,7 @@ impl Node {
 }
 
 /// Deserializes a [`Node`] from serde-saphyr, reading each value through `Spanned`.
-/// The file id is attached afterwards by [`Node::with_file`].
+/// The file id is attached afterwards by `Node::with_file`.
 impl<'de> Deserialize<'de> for Node {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let spanned = serde_saphyr::Spanned::<Value>::deserialize(d)?;
