@@ -8,12 +8,19 @@ use typify::{TypeSpace, TypeSpaceSettings};
 
 use crate::model::Service;
 
-/// The generated `types` module, and the Rust type of each operation schema by name.
+/// The type space of a service's schemas, and the Rust type of each operation schema by name.
 pub struct Types {
+    space: TypeSpace,
+    /// `ListInput` → the type as named from an operation module that imports `super::types`,
+    /// as source text (tokens cannot leave the thread that made them).
+    pub paths: BTreeMap<String, String>,
+}
+
+impl Types {
     /// Items of the `types` module.
-    pub items: TokenStream,
-    /// `ListInput` → the type as named from an operation module that imports `super::types`.
-    pub paths: BTreeMap<String, TokenStream>,
+    pub fn items(&self) -> Result<TokenStream, String> {
+        guarded(|| Ok(self.space.to_stream()))
+    }
 }
 
 /// The JSON Schema typify reads (draft 7 through schemars 0.8): contract references point at
@@ -50,9 +57,13 @@ fn nameable_enums(v: Value) -> Value {
 /// Builds the type space: shared types first (they may refer to each other), then every named
 /// operation schema.
 pub fn generate(svc: &Service, named: &[(String, Value)]) -> Result<Types, String> {
-    // typify panics on some shapes the checks do not refuse yet: a failure to emit is reported,
-    // never a crash of the build.
-    std::panic::catch_unwind(|| generate_types(svc, named)).unwrap_or_else(|panic| {
+    guarded(|| generate_types(svc, named))
+}
+
+/// typify panics on some shapes the checks do not refuse yet: a failure to emit is reported,
+/// never a crash of the build.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let why =
             panic.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| panic.downcast_ref::<String>().cloned());
         Err(format!("typify could not translate a schema: {}", why.unwrap_or_else(|| "it panicked".into())))
@@ -68,7 +79,7 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
     for (name, schema) in named {
         let id = space.add_type_with_name(&schemars(schema), Some(name.clone())).map_err(|e| format!("{name}: {e}"))?;
         let ty = space.get_type(&id).map_err(|e| e.to_string())?;
-        paths.insert(name.clone(), ty.ident());
+        paths.insert(name.clone(), ty.ident().to_string());
     }
-    Ok(Types { items: space.to_stream(), paths })
+    Ok(Types { space, paths })
 }
