@@ -1,25 +1,13 @@
 //! A bounded mutation fuzzer over every fixture: parse → check → render, and for a mutant that
-//! still checks, lowering and every emitter, must never panic or hang, whatever the bytes. Runs for `STITCHGEN_FUZZ_SECONDS` (default 10) in CI.
+//! still checks, lowering and every emitter, must never panic or hang, whatever the bytes.
+//! Runs for `STITCHGEN_FUZZ_SECONDS` (default 10; `.ci/run` sets 60). Deterministic: a failure
+//! reproduces from its seed.
 
 use std::time::{Duration, Instant};
 
 use stitchgen::diag::{ColorChoice, render_all};
 use stitchgen_tests::fixtures;
-
-/// xorshift64*: deterministic, so a failure reproduces from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use stitchgen_tests::random::Rng;
 
 /// Tokens that stress the DSL and YAML: kinds, anchors, tags, keywords, odd scalars.
 const TOKENS: &[&str] = &[

@@ -491,8 +491,9 @@ impl<'a> Op<'a> {
 const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
 
 /// `text` as a raw string literal (JSON is full of quotes: a raw literal is easier to read and
-/// cheaper to parse than one escape per quote), with enough `#`s that no `"#…` inside ends it early. Compact
-/// JSON has no newline or other control character, so the raw form holds it as it is.
+/// cheaper to parse than one escape per quote), with enough `#`s that no `"#…` inside ends it
+/// early. Compact JSON has no newline or other control character, so the raw form holds it as
+/// it is.
 fn raw_literal(text: &str) -> proc_macro2::Literal {
     if text.chars().any(|c| c.is_control() || super::rewrite::is_bidi(c)) {
         // Escaped, so the source shows what the text holds.
