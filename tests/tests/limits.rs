@@ -70,3 +70,31 @@ fn empty_and_scalar_documents_are_errors() {
         assert!(!codes.is_empty(), "{text:?}");
     }
 }
+
+/// Types that each reference the previous one twice: inlined in full, the last one would hold
+/// 2^30 copies of the first. A type past `INLINE_NODES` stays once in `$defs` instead.
+#[test]
+fn doubling_references_stay_bounded() {
+    let mut text = String::from(
+        "stitch: 1\nservice: chain\ntypes:\n  T0: { type: object, properties: { v: { type: string } } }\n",
+    );
+    for i in 1..30 {
+        let prev = i - 1;
+        text.push_str(&format!(
+            "  T{i}:\n    type: object\n    properties:\n      a: {{ $ref: \"#/types/T{prev}\" }}\n      b: {{ $ref: \"#/types/T{prev}\" }}\n"
+        ));
+    }
+    text.push_str("endpoints:\n  get:\n    method: GET\n    path: /\n    desc: The last link.\n    output: { $ref: \"#/types/T29\" }\n");
+    let start = Instant::now();
+    let checked = stitchgen::check_source("chain.stitch.yaml", &text);
+    assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+    let generated = stitchgen::generate_checked(checked).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    for a in &generated.artifacts {
+        assert!(a.bytes.len() < 1_000_000, "{} is {} bytes", a.name, a.bytes.len());
+    }
+    let mcp = generated.artifacts.iter().find(|a| a.name == "mcp-tools.json").unwrap();
+    let mcp: serde_json::Value = serde_json::from_slice(&mcp.bytes).unwrap();
+    let defs = &mcp["tools"][0]["outputSchema"]["$defs"];
+    assert!(defs.as_object().is_some_and(|d| !d.is_empty()), "the large types stay in $defs: {defs}");
+}
