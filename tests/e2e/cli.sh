@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The binary as a user and CI run it: the README's example command, every fixture through
 # `stitchgen check` with the exit code its name promises, and the build.rs configuration
-# (no `cli` feature) building without clap.
+# (no `cli` feature) compiling without clap.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -148,3 +148,23 @@ pub(crate) fn doc(text: &str) -> TokenStream {
     let text = format!(" {}", text.trim());
     quote!(#[doc = #text])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::splice;
+
+    #[test]
+    fn typify_module_takes_the_place_of_the_empty_one() {
+        let ours = "pub mod s {\n    const _: () = ();\n    /// Types.\n    pub mod types {}\n    pub mod get {}\n}\n";
+        let theirs = "pub mod s {\n    /// Types.\n    pub mod types {\n        pub struct A;\n    }\n}\n";
+        let want = "pub mod s {\n    const _: () = ();\n    /// Types.\n    pub mod types {\n        pub struct A;\n    }\n    pub mod get {}\n}\n";
+        assert_eq!(splice(ours, theirs).as_deref(), Some(want));
+    }
+
+    #[test]
+    fn a_missing_types_module_is_an_error_not_a_guess() {
+        let theirs = "pub mod s {\n    pub mod types {\n    }\n}\n";
+        assert_eq!(splice("pub mod s {\n}\n", theirs), None);
+        assert_eq!(splice("pub mod s {\n    pub mod types {}\n}\n", "pub mod s {\n}\n"), None);
+    }
+}
