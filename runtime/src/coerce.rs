@@ -33,11 +33,23 @@ fn types_of(schema: &Value) -> Vec<&'static str> {
     match schema.get("type") {
         Some(Value::String(t)) => type_name(t).into_iter().collect(),
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).filter_map(type_name).collect(),
-        _ => {
+        _ if schema.get("enum").is_some() || schema.get("const").is_some() => {
             let values = schema.get("enum").and_then(Value::as_array).cloned().unwrap_or_default();
             let values = values.into_iter().chain(schema.get("const").cloned());
             let mut out: Vec<&'static str> = values.map(|v| json_type(&v)).collect();
             out.dedup();
+            out
+        }
+        // A union of scalars (an id that is an integer or a string): the branches' types, in
+        // the order written, so text is read as the first branch it parses as.
+        _ => {
+            let branches = ["oneOf", "anyOf", "allOf"].iter().filter_map(|k| schema.get(*k)?.as_array()).flatten();
+            let mut out: Vec<&'static str> = Vec::new();
+            for t in branches.flat_map(types_of) {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
             out
         }
     }
@@ -134,14 +146,24 @@ mod tests {
     fn text_is_read_as_the_schema_expects() {
         let shapes = shapes(Some(
             r#"{"type":"object","properties":{"limit":{"type":"integer"},"tag":{"type":"array","items":{"type":"string"}},
-               "on":{"type":"boolean"},"ratio":{"type":["number","null"]},"level":{"enum":[1,2]}}}"#,
+               "on":{"type":"boolean"},"ratio":{"type":["number","null"]},"level":{"enum":[1,2]},
+               "id":{"oneOf":[{"type":"integer"},{"type":"string"}]},"ref":{"anyOf":[{"type":"integer"},{"type":"string"}]}}}"#,
         ));
-        let pairs =
-            [("limit", "5"), ("tag", "a"), ("tag", "b"), ("on", "true"), ("ratio", "null"), ("level", "2"), ("x", "1")];
+        let pairs = [
+            ("limit", "5"),
+            ("tag", "a"),
+            ("tag", "b"),
+            ("on", "true"),
+            ("ratio", "null"),
+            ("level", "2"),
+            ("x", "1"),
+            ("id", "42"),
+            ("ref", "main"),
+        ];
         let got = object(pairs.map(|(k, v)| (k.to_owned(), v.to_owned())), &shapes);
         assert_eq!(
             Value::Object(got),
-            json!({"limit": 5, "tag": ["a", "b"], "on": true, "ratio": null, "level": 2, "x": "1"})
+            json!({"limit": 5, "tag": ["a", "b"], "on": true, "ratio": null, "level": 2, "x": "1", "id": 42, "ref": "main"})
         );
     }
 

@@ -67,9 +67,6 @@ pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
     out
 }
 
-/// Keywords that annotate and never constrain: safe to lay over an inlined reference.
-const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "deprecated"];
-
 /// One conversion: the service's types, the style, and the recursive types met so far.
 struct Converter<'a> {
     svc: &'a Service,
@@ -93,7 +90,7 @@ impl Converter<'_> {
                 for (k, child) in map {
                     let converted = match k.as_str() {
                         // Data, not schemas: copied as written.
-                        "enum" | "const" | "default" | "examples" | "required" => child.clone(),
+                        "enum" | "const" | "default" | "examples" | "example" | "required" => child.clone(),
                         "properties" => Value::Object(
                             child
                                 .as_object()
@@ -148,7 +145,8 @@ fn merge(target: Value, siblings: Map<String, Value>) -> Value {
     if siblings.is_empty() {
         return target;
     }
-    let only_annotations = siblings.keys().all(|k| ANNOTATIONS.contains(&k.as_str()));
+    // Annotations are safe to lay over an inlined reference.
+    let only_annotations = siblings.keys().all(|k| crate::schema::ANNOTATIONS.contains(&k.as_str()));
     match target {
         Value::Object(mut map) if only_annotations && !map.contains_key("$ref") => {
             map.extend(siblings);

@@ -26,6 +26,7 @@ pub const SUPPORTED: &[&str] = &[
     "description",
     "title",
     "examples",
+    "example",
     "deprecated",
     "minimum",
     "maximum",
@@ -75,6 +76,9 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("contentMediaType", "send binary data with a multipart upload"),
     ("contentSchema", "send binary data with a multipart upload"),
 ];
+
+/// Keywords that annotate and never constrain.
+pub const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "example", "deprecated"];
 
 /// The JSON Schema type names.
 pub const TYPE_NAMES: &[&str] = &["string", "number", "integer", "boolean", "object", "array", "null"];
@@ -225,33 +229,49 @@ pub fn all_properties<'a>(node: &'a Node, types: Types<'a>) -> Vec<(&'a Node, &'
     out
 }
 
-/// The `format` values stitchgen knows; any other is refused rather than ignored.
-pub const FORMATS: &[&str] = &[
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "idn-email",
-    "hostname",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "uri",
-    "uri-reference",
-    "iri",
-    "iri-reference",
-    "uuid",
-    "uri-template",
-    "json-pointer",
-    "relative-json-pointer",
-    "regex",
-    "int32",
-    "int64",
-    "float",
-    "double",
-    "byte",
-    "binary",
+/// The JSON types a string format describes.
+const STRING: &[&str] = &["string"];
+/// The JSON types an integer format describes: integers, and numbers written without a fraction.
+const INTEGER: &[&str] = &["integer", "number"];
+/// The JSON types a floating-point format describes.
+const NUMBER: &[&str] = &["number"];
+
+/// The `format` values stitchgen knows, with the JSON types each describes. `format` is an
+/// annotation: any other value is kept as documentation, never refused. Where a format shapes
+/// the Rust type (integer widths, `float`, `date-time`, `date`, `uuid`), typify reads it.
+pub const FORMATS: &[(&str, &[&str])] = &[
+    ("date-time", STRING),
+    ("date", STRING),
+    ("time", STRING),
+    ("duration", STRING),
+    ("email", STRING),
+    ("idn-email", STRING),
+    ("hostname", STRING),
+    ("idn-hostname", STRING),
+    ("ipv4", STRING),
+    ("ipv6", STRING),
+    ("uri", STRING),
+    ("uri-reference", STRING),
+    ("iri", STRING),
+    ("iri-reference", STRING),
+    ("uuid", STRING),
+    ("uri-template", STRING),
+    ("json-pointer", STRING),
+    ("relative-json-pointer", STRING),
+    ("regex", STRING),
+    ("byte", STRING),
+    ("binary", STRING),
+    ("password", STRING),
+    ("int8", INTEGER),
+    ("int16", INTEGER),
+    ("int32", INTEGER),
+    ("int64", INTEGER),
+    ("uint8", INTEGER),
+    ("uint16", INTEGER),
+    ("uint32", INTEGER),
+    ("uint64", INTEGER),
+    ("float", NUMBER),
+    ("double", NUMBER),
 ];
 
 /// The property names a schema lists in `required`.
@@ -307,7 +327,25 @@ pub fn value_types(node: &Node) -> Option<BTreeSet<&'static str>> {
 /// Whether the schema (references followed) describes one scalar: a string, number, integer or
 /// boolean (or null beside one), or an enum or const of scalars.
 pub fn is_scalar(node: &Node, types: Types<'_>) -> bool {
+    scalar_within(node, types, 8)
+}
+
+/// [`is_scalar`], opening at most `depth` levels of `oneOf`/`anyOf` (every branch a scalar:
+/// a union of scalars, such as an id that is an integer or a string) and `allOf` (one scalar
+/// part constrains the whole).
+fn scalar_within(node: &Node, types: Types<'_>, depth: usize) -> bool {
     let node = types.resolve(node);
+    let branches = |k: &str| node.get(k).and_then(Node::as_seq).filter(|b| !b.is_empty());
+    if type_set(node).is_none() && depth > 0 {
+        if let Some(all) = branches("allOf") {
+            return all.iter().any(|b| scalar_within(b, types, depth - 1));
+        }
+        if let Some(union) = branches("oneOf").or_else(|| branches("anyOf")) {
+            let null = |b: &Node| type_set(types.resolve(b)).is_some_and(|t| t.len() == 1 && t.contains("null"));
+            let scalar = |b: &Node| scalar_within(b, types, depth - 1);
+            return union.iter().all(|b| null(b) || scalar(b)) && union.iter().any(scalar);
+        }
+    }
     let scalar_values = |vals: &[Node]| vals.iter().all(|v| !matches!(v.value, Value::Seq(_) | Value::Map(_)));
     if let Some(set) = type_set(node) {
         return !set.is_empty()

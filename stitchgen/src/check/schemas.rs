@@ -31,7 +31,7 @@ pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
     for root in roots {
         let before = diags.iter().count();
         let mut w = Walker { types: cx.types, too_deep: false, diags: &mut *diags };
-        w.walk(root, 1);
+        w.walk(root, 1, &[], None);
         if diags.iter().count() == before {
             compiles(cx.types, root, diags);
         }
@@ -60,7 +60,11 @@ struct Walker<'t, 'd> {
 }
 
 impl Walker<'_, '_> {
-    fn walk(&mut self, node: &Node, depth: usize) {
+    /// Walks one schema. `composed` names the properties declared by the compositions it is a
+    /// part of (an `allOf` sibling, the parent of an `anyOf` branch), which its `required` may
+    /// name.
+    /// `context` is the nearest composition around it, which judges its values in context.
+    fn walk(&mut self, node: &Node, depth: usize, composed: &[String], context: Option<&Node>) {
         if depth > MAX_SCHEMA_DEPTH {
             if !self.too_deep {
                 self.too_deep = true;
@@ -86,19 +90,30 @@ impl Walker<'_, '_> {
         };
         for (k, v) in entries {
             let Some(key) = k.as_str() else { continue };
-            self.keyword(key, k, v, node, depth);
+            self.keyword(key, k, v, node, depth, composed, context);
         }
         self.typed_keywords(node);
+        self.format_applies(node);
     }
 
-    fn keyword(&mut self, key: &str, k: &Node, v: &Node, schema: &Node, depth: usize) {
+    #[allow(clippy::too_many_arguments)]
+    fn keyword(
+        &mut self,
+        key: &str,
+        k: &Node,
+        v: &Node,
+        schema: &Node,
+        depth: usize,
+        composed: &[String],
+        context: Option<&Node>,
+    ) {
         let types = self.types;
         let diags = &mut *self.diags;
         match key {
             "$ref" => reference(types, v, diags),
             "type" => type_keyword(v, diags),
             "properties" => match v.as_map() {
-                Some(props) => props.iter().for_each(|(_, p)| self.walk(p, depth + 1)),
+                Some(props) => props.iter().for_each(|(_, p)| self.walk(p, depth + 1, &[], None)),
                 None => diags.push(malformed(v, format!("`properties` is a mapping of schemas, found {}", v.kind()))),
             },
             "additionalProperties" | "items" => match &v.value {
@@ -107,26 +122,35 @@ impl Walker<'_, '_> {
                         .label("tuple form")
                         .help("use one schema for every item, or an object with named properties"),
                 ),
-                _ => self.walk(v, depth + 1),
+                _ => self.walk(v, depth + 1, &[], None),
             },
             "oneOf" | "anyOf" | "allOf" => match v.as_seq() {
                 Some(branches) if !branches.is_empty() => {
                     if key == "oneOf" {
                         one_of(types, k, branches, diags);
                     }
-                    branches.iter().for_each(|b| self.walk(b, depth + 1));
+                    let mut names = composed.to_vec();
+                    names.extend(
+                        schema::all_properties(schema, types).iter().filter_map(|(k, _)| k.as_str()).map(str::to_owned),
+                    );
+                    branches.iter().for_each(|b| self.walk(b, depth + 1, &names, Some(schema)));
                 }
                 _ => diags.push(malformed(v, format!("`{key}` is a non-empty list of schemas"))),
             },
-            "required" => required(v, schema, diags),
-            "enum" | "examples" => match v.as_seq() {
-                Some(values) if key == "examples" || !values.is_empty() => {
+            "required" => required(types, v, schema, composed, diags),
+            "enum" => match v.as_seq() {
+                Some(values) if !values.is_empty() => {
                     values.iter().for_each(|x| own_value(types, key, x, schema, diags))
                 }
                 _ => diags.push(malformed(v, format!("`{key}` is a non-empty list"))),
             },
-            "const" | "default" => own_value(types, key, v, schema, diags),
-            "format" if v.as_str().is_some_and(|f| !schema::FORMATS.contains(&f)) => diags.push(unknown_format(v)),
+            "examples" => match v.as_seq() {
+                Some(values) => values.iter().for_each(|x| example(types, key, x, schema, diags)),
+                None => diags.push(malformed(v, format!("`{key}` is a list"))),
+            },
+            "example" => example(types, key, v, schema, diags),
+            "const" => own_value(types, key, v, schema, diags),
+            "default" => default(types, v, schema, context, diags),
             "format" | "description" | "title" | "pattern" if v.as_str().is_none() => {
                 diags.push(malformed(v, format!("`{key}` is a string, found {}", v.kind())))
             }
@@ -157,7 +181,6 @@ const TYPED_KEYWORDS: &[(&str, &[&str])] = &[
     ("minLength", &["string"]),
     ("maxLength", &["string"]),
     ("pattern", &["string"]),
-    ("format", &["string"]),
     ("minItems", &["array"]),
     ("maxItems", &["array"]),
     ("uniqueItems", &["array"]),
@@ -192,18 +215,38 @@ impl Walker<'_, '_> {
     }
 }
 
-fn malformed(node: &Node, message: String) -> Diagnostic {
-    Diagnostic::new(Code::InvalidKeywordValue, node.span, message).label("malformed")
+impl Walker<'_, '_> {
+    /// `format` is an annotation: a known one on a type it cannot describe is only suspicious.
+    /// A numeric format on a string is the "integer carried as a string" convention, and fine.
+    fn format_applies(&mut self, node: &Node) {
+        let Some(v) = node.get("format") else { return };
+        let (Some(name), Some(types)) = (v.as_str(), schema::type_set(node)) else { return };
+        let Some((_, describes)) = schema::FORMATS.iter().find(|(f, _)| *f == name) else { return };
+        let numeric = describes.contains(&"integer") || describes.contains(&"number");
+        let typed: Vec<&str> = types.into_iter().filter(|t| *t != "null").collect();
+        let fits = typed.iter().any(|t| describes.contains(t) || (numeric && *t == "string"));
+        if typed.is_empty() || fits {
+            return;
+        }
+        let listed = |ts: &[&str]| ts.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(" or ");
+        self.diags.push(
+            Diagnostic::new(
+                Code::FormatNotApplicable,
+                v.span,
+                format!(
+                    "`format: {name}` describes {} values, but this schema is {}",
+                    listed(describes),
+                    listed(&typed)
+                ),
+            )
+            .label("kept as documentation only")
+            .help(format!("remove the `format`, or give the schema `type: {}`", describes[0])),
+        );
+    }
 }
 
-fn unknown_format(v: &Node) -> Diagnostic {
-    let f = v.as_str().unwrap_or_default();
-    let d = Diagnostic::new(Code::InvalidKeywordValue, v.span, format!("unknown `format: {f}`"))
-        .label("not a known format");
-    match schema::FORMATS.iter().find(|k| strsim::jaro_winkler(k, f) > 0.85) {
-        Some(best) => d.help(format!("did you mean `{best}`?")),
-        None => d.help("use a JSON Schema format such as `date-time`, `email`, `uri` or `uuid`, or a `pattern`"),
-    }
+fn malformed(node: &Node, message: String) -> Diagnostic {
+    Diagnostic::new(Code::InvalidKeywordValue, node.span, message).label("malformed")
 }
 
 fn unsupported(key: &str, k: &Node) -> Diagnostic {
@@ -280,22 +323,24 @@ fn type_keyword(v: &Node, diags: &mut Diagnostics) {
     }
 }
 
-fn required(v: &Node, schema_node: &Node, diags: &mut Diagnostics) {
+/// Each name in `required` must be declared somewhere in the composition the schema belongs to:
+/// its own `properties`, its `allOf`/`anyOf`/`oneOf` parts (references followed), or the
+/// compositions around it (`composed`).
+fn required(types: Types<'_>, v: &Node, schema_node: &Node, composed: &[String], diags: &mut Diagnostics) {
     let Some(items) = v.as_seq().filter(|i| i.iter().all(|n| n.as_str().is_some())) else {
         diags.push(malformed(v, "`required` is a list of property names".into()));
         return;
     };
-    // Inside a composition a `required` may name a sibling branch's property; only a schema that
-    // declares properties, or says it is an object, is judged on its own.
+    // A bare `{required: [x]}` inside a composition constrains what the others declare; only
+    // a schema that declares properties, or says it is an object, is judged.
     let object = schema::type_set(schema_node).is_some_and(|t| t.len() == 1 && t.contains("object"));
-    let props = match schema_node.get("properties").and_then(Node::as_map) {
-        Some(p) => p,
-        None if object => &[],
-        None => return,
-    };
+    if !object && schema_node.get("properties").is_none() {
+        return;
+    }
+    let declared = schema::all_properties(schema_node, types);
     for n in items {
         let name = n.as_str().unwrap_or_default();
-        if !props.iter().any(|(k, _)| k.as_str() == Some(name)) {
+        if !declared.iter().any(|(k, _)| k.as_str() == Some(name)) && !composed.iter().any(|c| c == name) {
             diags.push(
                 Diagnostic::new(
                     Code::RequiredNotDeclared,
@@ -309,39 +354,27 @@ fn required(v: &Node, schema_node: &Node, diags: &mut Diagnostics) {
     }
 }
 
-/// `oneOf` is discriminated by a `const` property common to every branch, or its branches have
-/// distinct types; anything else is ambiguous in Rust and refused.
+/// `oneOf` is accepted as real APIs write it: discriminated (by `const` or a single-value
+/// `enum`, directly or through `allOf` parts), of distinct types, mixed, or overlapping. A
+/// tagged or untagged Rust enum represents each, and the runner validates "exactly one". Two
+/// branches that are the same schema are refused: no value can match exactly one of them, so
+/// the branch can never be taken.
 fn one_of(types: Types<'_>, k: &Node, branches: &[Node], diags: &mut Diagnostics) {
-    let resolved: Vec<&Node> = branches.iter().map(|b| types.resolve(b)).collect();
-    let consts = |b: &Node| -> Vec<(String, serde_json::Value)> {
-        schema::properties(b)
-            .iter()
-            .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), types.resolve(v).get("const")?.to_json())))
-            .filter(|(k, _)| schema::required(b).contains(&k.as_str()))
-            .collect()
-    };
-    let first = consts(resolved[0]);
-    let discriminated = first.iter().any(|(name, _)| {
-        let values: Vec<serde_json::Value> =
-            resolved.iter().filter_map(|b| consts(b).into_iter().find(|(n, _)| n == name).map(|(_, v)| v)).collect();
-        values.len() == resolved.len() && (1..values.len()).all(|i| !values[..i].contains(&values[i]))
-    });
-    fn type_of(b: &Node) -> Option<&str> {
-        schema::type_set(b)
-            .filter(|s| s.len() == 1)
-            .and_then(|s| s.into_iter().next().map(|t| if t == "integer" { "number" } else { t }))
-    }
-    let kinds: Vec<Option<&str>> = resolved.iter().map(|b| type_of(b)).collect();
-    let distinct = kinds.iter().all(Option::is_some) && (1..kinds.len()).all(|i| !kinds[..i].contains(&kinds[i]));
-    let constants: Vec<Option<serde_json::Value>> =
-        resolved.iter().map(|b| b.get("const").map(Node::to_json)).collect();
-    let distinct_constants =
-        constants.iter().all(Option::is_some) && (1..constants.len()).all(|i| !constants[..i].contains(&constants[i]));
-    if !discriminated && !distinct && !distinct_constants {
+    let resolved: Vec<serde_json::Value> = branches.iter().map(|b| types.resolve(b).to_json()).collect();
+    for (i, b) in resolved.iter().enumerate() {
+        let Some(first) = resolved[..i].iter().position(|a| a == b) else { continue };
         diags.push(
-            Diagnostic::new(Code::AmbiguousOneOf, k.span, "`oneOf` branches are neither discriminated nor of distinct types")
-                .label("a value could match several branches")
-                .help("give every branch a required property with a distinct `const` (such as `kind: {const: card}`), or use branches of different types"),
+            Diagnostic::new(
+                Code::AmbiguousOneOf,
+                branches[i].span,
+                format!("`oneOf` branch {} is the same schema as branch {}", i + 1, first + 1),
+            )
+            .label("no value can match exactly one of these")
+            .secondary(branches[first].span, "first written here")
+            .secondary(k.span, "in this `oneOf`")
+            .help(
+                "remove the repeated branch, or tell the branches apart (a required `kind: {const: …}` property, say)",
+            ),
         );
     }
 }
@@ -353,6 +386,35 @@ fn own_value(types: Types<'_>, key: &str, value: &Node, schema_node: &Node, diag
             Diagnostic::new(Code::InvalidSchemaValue, value.span, format!("this `{key}` value breaks its own schema"))
                 .label(message)
                 .help(format!("change the `{key}` value or the schema")),
+        );
+    }
+}
+
+/// A `default` is what serde fills in for a missing field, so it must be a value the schema
+/// accepts. Inside a composition branch it is judged by the composition (a `default: null` in
+/// the object branch of `anyOf: [object, null]` is the whole schema's default).
+fn default(types: Types<'_>, value: &Node, schema_node: &Node, context: Option<&Node>, diags: &mut Diagnostics) {
+    let json = value.to_json();
+    let Some(message) = schema::first_violation(types, schema_node, &json, "schema") else { return };
+    if context.is_some_and(|c| schema::first_violation(types, c, &json, "schema").is_none()) {
+        return;
+    }
+    diags.push(
+        Diagnostic::new(Code::InvalidSchemaValue, value.span, "this `default` value breaks its own schema")
+            .label(message)
+            .note("a missing field is filled with its `default`, so the generated code would hold a value the schema refuses")
+            .help("change the `default` value or the schema"),
+    );
+}
+
+/// `examples` and `example` are annotations: one its schema rejects misleads a reader (and a
+/// model), but nothing uses it, so it is a warning.
+fn example(types: Types<'_>, key: &str, value: &Node, schema_node: &Node, diags: &mut Diagnostics) {
+    if let Some(message) = schema::first_violation(types, schema_node, &value.to_json(), "schema") {
+        diags.push(
+            Diagnostic::new(Code::ExampleBreaksSchema, value.span, format!("this `{key}` value breaks its own schema"))
+                .label(message)
+                .help("correct the example or the schema; examples are documentation and never validated at runtime"),
         );
     }
 }

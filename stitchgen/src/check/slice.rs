@@ -36,9 +36,6 @@ fn fail<T>(node: &Node, path: &str, reason: impl Into<String>) -> Result<T, Fail
     Err(Failure { span: node.span, path: path.to_owned(), reason: reason.into() })
 }
 
-/// Keywords that describe and never constrain.
-const ANNOTATIONS: &[&str] = &["description", "title", "examples", "deprecated", "default", "$ref"];
-
 fn accepts(types: Types<'_>, view_in: &Node, full_in: &Node, path: String, seen: &mut Seen) -> Result<(), Failure> {
     let (view, full) = (types.resolve(view_in), types.resolve(full_in));
     // Recursive types: a pair already under comparison is assumed to hold (coinduction).
@@ -80,7 +77,9 @@ fn accepts(types: Types<'_>, view_in: &Node, full_in: &Node, path: String, seen:
 
 /// Whether a schema constrains its value at all.
 fn constrains(node: &Node) -> bool {
-    node.as_map().is_some_and(|m| m.iter().any(|(k, _)| !k.as_str().is_some_and(|k| ANNOTATIONS.contains(&k))))
+    node.as_map().is_some_and(|m| {
+        m.iter().any(|(k, _)| !k.as_str().is_some_and(|k| k == "$ref" || crate::schema::ANNOTATIONS.contains(&k)))
+    })
 }
 
 /// The key node of keyword `kw` in a schema (for pointing at it), or the schema itself.

@@ -159,8 +159,8 @@ catalog! {
     SchemaTooDeep = "E0606", Error, "a schema nested deeper than the limit";
     /// A `required` entry with no matching property.
     RequiredNotDeclared = "E0607", Error, "a `required` entry with no matching property";
-    /// A `oneOf` whose branches are neither discriminated by a `const` property nor of distinct types.
-    AmbiguousOneOf = "E0608", Error, "a `oneOf` that is neither discriminated nor of distinct types";
+    /// A `oneOf` with two branches that are the same schema, so neither can ever be taken.
+    AmbiguousOneOf = "E0608", Error, "a `oneOf` with a branch no value can take";
     /// A `default`, `const`, `enum` or `examples` value its own schema rejects.
     InvalidSchemaValue = "E0609", Error, "a schema value its own schema rejects";
 
@@ -183,4 +183,8 @@ catalog! {
     UnusedType = "W0001", Warning, "a shared type nothing refers to";
     /// A view default that repeats the input schema's own `default`.
     RedundantViewDefault = "W0002", Warning, "a tool view default that repeats the schema's `default`";
+    /// A known `format` on a schema whose type it cannot describe (`{type: integer, format: email}`).
+    FormatNotApplicable = "W0003", Warning, "a `format` that cannot apply to its schema's type";
+    /// An `examples` or `example` value its own schema rejects: an annotation, so only a warning.
+    ExampleBreaksSchema = "W0004", Warning, "an example its own schema rejects";
 }

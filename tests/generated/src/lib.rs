@@ -3,7 +3,9 @@
 #![deny(warnings, missing_docs)]
 
 stitchgen_runtime::include_contract!("bot_status");
+stitchgen_runtime::include_contract!("examples");
 stitchgen_runtime::include_contract!("hostile");
+stitchgen_runtime::include_contract!("numeric_formats");
 stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
 stitchgen_runtime::include_contract!("tickets");
