@@ -3,11 +3,18 @@
 #![deny(warnings, missing_docs)]
 
 stitchgen_runtime::include_contract!("bot_status");
+stitchgen_runtime::include_contract!("default_in_context");
 stitchgen_runtime::include_contract!("examples");
 stitchgen_runtime::include_contract!("hostile");
 stitchgen_runtime::include_contract!("numeric_formats");
+stitchgen_runtime::include_contract!("one_of_all_of");
+stitchgen_runtime::include_contract!("one_of_enum");
+stitchgen_runtime::include_contract!("one_of_mixed");
+stitchgen_runtime::include_contract!("one_of_overlap");
 stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
+stitchgen_runtime::include_contract!("required_across");
+stitchgen_runtime::include_contract!("scalar_union");
 stitchgen_runtime::include_contract!("tickets");
 
 /// A sample of random valid contracts (`stitchgen_tests::random`), compiled like the fixtures.

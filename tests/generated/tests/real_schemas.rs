@@ -2,8 +2,11 @@
 //! named after the shape it shows.
 
 use serde_json::{Value, json};
-use stitchgen_generated_tests::{examples, numeric_formats};
-use stitchgen_runtime::{AppError, Call, Ctx, Service};
+use stitchgen_generated_tests::{
+    default_in_context, examples, numeric_formats, one_of_all_of, one_of_enum, one_of_mixed, one_of_overlap,
+    required_across, scalar_union,
+};
+use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Service};
 
 async fn http(svc: &Service, action: &str, params: Value, input: Value) -> Result<Value, AppError> {
     let op = svc.operations().iter().position(|o| o.action == action).unwrap();
@@ -23,9 +26,10 @@ impl numeric_formats::Handler for Echo {
     }
 }
 
-#[tokio::test]
-async fn integer_formats_shape_the_rust_type() {
+#[test]
+fn integer_formats_shape_the_rust_type() {
     use numeric_formats::types::Numbers;
+    // Each field names the Rust type its format shapes; this compiles only if they hold.
     let n = Numbers {
         id: i64::MAX,
         count: Some(i32::MIN),
@@ -38,7 +42,11 @@ async fn integer_formats_shape_the_rust_type() {
         big: Some("9007199254740993".into()),
         parent: None,
     };
-    assert_eq!(n.id, i64::MAX);
+    let json = serde_json::to_value(&n).unwrap();
+    assert_eq!(json["id"].as_i64(), Some(i64::MAX));
+    assert_eq!(json["size"].as_u64(), Some(u64::MAX));
+    assert_eq!(json["count"].as_i64(), Some(i64::from(i32::MIN)));
+    assert_eq!(json["weight"].as_f64(), Some(0.25));
 }
 
 #[tokio::test]
@@ -76,4 +84,162 @@ async fn examples_that_break_their_schema_validate_nothing() {
     // The example "0" is documentation: the schema, an integer, is what is enforced.
     let err = http(&svc, "get", json!({ "id": "0" }), json!({})).await.unwrap_err();
     assert_eq!(err.code, "VALIDATION_ERROR");
+}
+
+/// A handler answering what it was sent, through JSON: the typed input and output types must
+/// hold every field, or the answer differs from what was sent.
+macro_rules! echo_handler {
+    ($service:ident) => {
+        impl $service::Handler for Echo {
+            async fn echo(&self, _ctx: &Ctx, input: $service::echo::Input) -> Result<$service::echo::Output, AppError> {
+                let value = serde_json::to_value(input).unwrap();
+                serde_json::from_value(value).map_err(|e| AppError::new(ErrorCode::InternalServerError, e.to_string()))
+            }
+        }
+    };
+}
+
+echo_handler!(one_of_enum);
+echo_handler!(one_of_all_of);
+echo_handler!(one_of_mixed);
+echo_handler!(one_of_overlap);
+echo_handler!(required_across);
+
+/// Sends each value and expects it answered unchanged.
+async fn round_trips(svc: &Service, values: &[Value]) {
+    for sent in values {
+        let got = http(svc, "echo", json!({}), sent.clone()).await;
+        assert_eq!(got.as_ref().ok(), Some(sent), "{sent} came back as {got:?}");
+    }
+}
+
+/// Sends each value and expects a validation error.
+async fn refused(svc: &Service, values: &[Value]) {
+    for sent in values {
+        let err = http(svc, "echo", json!({}), sent.clone()).await.expect_err(&sent.to_string());
+        assert_eq!(err.code, "VALIDATION_ERROR", "{sent}: {err:?}");
+    }
+}
+
+#[tokio::test]
+async fn one_of_discriminated_by_single_value_enums() {
+    let svc = one_of_enum::service(Echo);
+    round_trips(&svc, &[json!({"pet": {"kind": "cat", "meows": true}}), json!({"pet": {"kind": "dog", "barks": 3}})])
+        .await;
+    refused(&svc, &[json!({"pet": {"kind": "cow", "meows": true}}), json!({"pet": {"kind": "dog", "meows": true}})])
+        .await;
+}
+
+#[tokio::test]
+async fn one_of_discriminated_through_all_of_parts() {
+    let svc = one_of_all_of::service(Echo);
+    round_trips(
+        &svc,
+        &[
+            json!({"pet": {"id": "c1", "kind": "cat", "lives": 9}}),
+            json!({"pet": {"id": "d1", "kind": "dog", "good": true}}),
+        ],
+    )
+    .await;
+    refused(&svc, &[json!({"pet": {"id": "x", "kind": "cow"}}), json!({"pet": {"kind": "cat"}})]).await;
+}
+
+#[tokio::test]
+async fn one_of_mixing_a_scalar_with_discriminated_objects() {
+    let svc = one_of_mixed::service(Echo);
+    round_trips(
+        &svc,
+        &[
+            json!({"stop": "END"}),
+            json!({"stop": {"kind": "a", "at": 5}}),
+            json!({"stop": {"kind": "b", "words": ["x", "y"]}}),
+            json!({"stop": "END", "limit": 2.5}),
+            json!({"stop": "END", "limit": "none"}),
+        ],
+    )
+    .await;
+    refused(&svc, &[json!({"stop": 5}), json!({"stop": {"kind": "c"}}), json!({"stop": "END", "limit": true})]).await;
+}
+
+#[tokio::test]
+async fn an_undiscriminated_one_of_takes_exactly_one_branch() {
+    let svc = one_of_overlap::service(Echo);
+    round_trips(
+        &svc,
+        &[json!({"target": {"user": "ada", "note": "hi"}}), json!({"target": {"team": "core", "note": "hi"}})],
+    )
+    .await;
+    // Both branches match, or none does.
+    refused(&svc, &[json!({"target": {"user": "ada", "team": "core"}}), json!({"target": {"note": "hi"}})]).await;
+}
+
+#[tokio::test]
+async fn required_is_resolved_across_the_composition() {
+    let svc = required_across::service(Echo);
+    round_trips(
+        &svc,
+        &[
+            json!({"item": {"id": "i1", "name": "Lamp", "created": "today"}, "change": {"status": "open"}}),
+            json!({"item": {"id": "i2", "name": "Desk"}, "change": {"status": "open", "title": "Both kept"}}),
+            json!({"item": {"id": "i3", "name": "Chair"}, "change": {"title": "Renamed"}}),
+        ],
+    )
+    .await;
+    // `id` is required by the part beside the base that declares it; the change needs one of
+    // its two properties.
+    refused(
+        &svc,
+        &[
+            json!({"item": {"name": "Lamp"}, "change": {"status": "open"}}),
+            json!({"item": {"id": "i1", "name": "Lamp"}, "change": {}}),
+        ],
+    )
+    .await;
+}
+
+struct Records;
+
+impl scalar_union::Handler for Records {
+    async fn get(
+        &self,
+        _ctx: &Ctx,
+        params: scalar_union::get::Params,
+        _input: scalar_union::get::Input,
+    ) -> Result<scalar_union::get::Output, AppError> {
+        let value = serde_json::to_value(&params.id).unwrap();
+        Ok(scalar_union::get::Output { id: value.to_string(), numeric: Some(value.is_i64()) })
+    }
+}
+
+#[tokio::test]
+async fn a_path_parameter_may_be_a_union_of_scalars() {
+    let svc = scalar_union::service(Records);
+    let by_number = http(&svc, "get", json!({"id": 42}), json!({})).await.unwrap();
+    assert_eq!(by_number, json!({"id": "42", "numeric": true}));
+    let by_name = http(&svc, "get", json!({"id": "main"}), json!({"since": 5})).await.unwrap();
+    assert_eq!(by_name, json!({"id": "\"main\"", "numeric": false}));
+    let err = http(&svc, "get", json!({"id": true}), json!({})).await.unwrap_err();
+    assert_eq!(err.code, "VALIDATION_ERROR");
+}
+
+struct Jobs;
+
+impl default_in_context::Handler for Jobs {
+    async fn create(
+        &self,
+        _ctx: &Ctx,
+        input: default_in_context::create::Input,
+    ) -> Result<default_in_context::create::Output, AppError> {
+        let retries = input.options.and_then(|o| o.retries).unwrap_or(0);
+        Ok(default_in_context::create::Output { retries })
+    }
+}
+
+#[tokio::test]
+async fn a_default_null_in_a_nullable_union_is_no_value() {
+    let svc = default_in_context::service(Jobs);
+    assert_eq!(http(&svc, "create", json!({}), json!({})).await.unwrap(), json!({"retries": 0}));
+    assert_eq!(http(&svc, "create", json!({}), json!({"options": null})).await.unwrap(), json!({"retries": 0}));
+    let three = http(&svc, "create", json!({}), json!({"options": {"retries": 3}})).await.unwrap();
+    assert_eq!(three, json!({"retries": 3}));
 }

@@ -5,6 +5,7 @@
 mod ops;
 mod rewrite;
 pub mod types;
+mod typify_input;
 
 use std::collections::BTreeMap;
 

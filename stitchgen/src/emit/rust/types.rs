@@ -26,61 +26,7 @@ impl Types {
 /// The JSON Schema typify reads (draft 7 through schemars 0.8): contract references point at
 /// definitions by their last segment, which is what typify resolves.
 fn schemars(v: &Value) -> schemars08::schema::Schema {
-    let v = without_branch_defaults(nameable_enums(v.clone()));
-    serde_json::from_value(v).expect("a checked contract schema is a JSON Schema")
-}
-
-/// serde fills a missing field from the property's own `default`, never from one inside an
-/// `anyOf`/`oneOf` branch. Such a default holds for the whole union and may break its own
-/// branch (`default: null` in the object branch of `anyOf: [object, null]`, which the checks
-/// accept), and typify refuses that; the contract and every JSON artifact keep it.
-fn without_branch_defaults(v: Value) -> Value {
-    match v {
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .map(|(k, v)| match (k.as_str(), v) {
-                    ("anyOf" | "oneOf", Value::Array(branches)) => {
-                        let branches = branches.into_iter().map(|b| match without_branch_defaults(b) {
-                            Value::Object(mut b) => {
-                                b.remove("default");
-                                Value::Object(b)
-                            }
-                            other => other,
-                        });
-                        (k, Value::Array(branches.collect()))
-                    }
-                    (_, v) => (k, without_branch_defaults(v)),
-                })
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.into_iter().map(without_branch_defaults).collect()),
-        other => other,
-    }
-}
-
-/// typify names a string enum's variants after its values, and gives up when two values
-/// would share a name (`*/` and `"#` both have none). Such an enum becomes a plain `String` in
-/// Rust; the contract's schema, which the runner validates against, still holds every value.
-fn nameable_enums(v: Value) -> Value {
-    match v {
-        Value::Object(mut map) => {
-            let unnameable = map.get("enum").and_then(Value::as_array).is_some_and(|values| {
-                let mut names = std::collections::BTreeSet::new();
-                !values.iter().all(|v| {
-                    let name: String = v.as_str().unwrap_or("?").chars().filter(char::is_ascii_alphanumeric).collect();
-                    v.is_string() && !name.is_empty() && names.insert(name.to_ascii_lowercase())
-                })
-            });
-            if unnameable && map.get("enum").and_then(Value::as_array).is_some_and(|vs| vs.iter().all(Value::is_string))
-            {
-                map.remove("enum");
-                map.insert("type".into(), Value::String("string".into()));
-            }
-            Value::Object(map.into_iter().map(|(k, v)| (k, nameable_enums(v))).collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(nameable_enums).collect()),
-        other => other,
-    }
+    serde_json::from_value(super::typify_input::schema(v.clone())).expect("a checked contract schema is a JSON Schema")
 }
 
 /// Builds the type space: shared types first (they may refer to each other), then every named
