@@ -3,9 +3,15 @@
 #![deny(warnings, missing_docs)]
 
 stitchgen_runtime::include_contract!("bot_status");
+stitchgen_runtime::include_contract!("box");
+stitchgen_runtime::include_contract!("default_beside_union");
 stitchgen_runtime::include_contract!("default_in_context");
+stitchgen_runtime::include_contract!("default_null");
+stitchgen_runtime::include_contract!("enum_beside_all_of");
+stitchgen_runtime::include_contract!("enum_plus_one");
 stitchgen_runtime::include_contract!("examples");
 stitchgen_runtime::include_contract!("hostile");
+stitchgen_runtime::include_contract!("nullable_shared_type");
 stitchgen_runtime::include_contract!("numeric_formats");
 stitchgen_runtime::include_contract!("one_of_all_of");
 stitchgen_runtime::include_contract!("one_of_enum");
@@ -13,9 +19,11 @@ stitchgen_runtime::include_contract!("one_of_mixed");
 stitchgen_runtime::include_contract!("one_of_overlap");
 stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
+stitchgen_runtime::include_contract!("ref_with_sibling");
 stitchgen_runtime::include_contract!("required_across");
 stitchgen_runtime::include_contract!("scalar_union");
 stitchgen_runtime::include_contract!("tickets");
+stitchgen_runtime::include_contract!("title_names_type");
 
 /// A sample of random valid contracts (`stitchgen_tests::random`), compiled like the fixtures.
 pub mod random {

@@ -6,7 +6,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use super::{doc, schema_name};
+use super::{doc, ident, schema_name};
 use crate::model::{OpKind, Operation, Service};
 use crate::naming;
 use crate::parse::ast::{Presenter, Surface};
@@ -57,14 +57,6 @@ pub(super) struct Op<'a> {
     answer: Option<TokenStream>,
     item: Option<TokenStream>,
     terminal: Option<TokenStream>,
-}
-
-/// An identifier for `name`, raw where `name` is a keyword.
-fn ident(name: &str) -> Ident {
-    match syn::parse_str::<Ident>(name) {
-        Ok(_) => format_ident!("{}", name),
-        Err(_) => format_ident!("r#{}", name),
-    }
 }
 
 impl<'a> Op<'a> {

@@ -309,6 +309,11 @@ impl syn::visit_mut::VisitMut for Finisher {
                 let name = json_name(&v.attrs, &v.ident.to_string());
                 v.attrs.insert(0, doc(&format!("`{name}`.")));
             }
+            // typify names the values `+1` and `-1` `plus1` and `minus1` in every case
+            // (typify-impl `util::sanitize`), which `non_camel_case_types` refuses.
+            if v.ident.to_string().starts_with(|c: char| c.is_ascii_lowercase()) {
+                v.attrs.push(syn::parse_quote!(#[allow(non_camel_case_types)]));
+            }
             for f in v.fields.iter_mut() {
                 if !has_doc(&f.attrs)
                     && let Some(ident) = &f.ident

@@ -25,8 +25,8 @@ impl Types {
 
 /// The JSON Schema typify reads (draft 7 through schemars 0.8): contract references point at
 /// definitions by their last segment, which is what typify resolves.
-fn schemars(v: &Value) -> schemars08::schema::Schema {
-    serde_json::from_value(super::typify_input::schema(v.clone())).expect("a checked contract schema is a JSON Schema")
+fn schemars(v: Value) -> schemars08::schema::Schema {
+    serde_json::from_value(v).expect("a checked contract schema is a JSON Schema")
 }
 
 /// Builds the type space: shared types first (they may refer to each other), then every named
@@ -49,10 +49,15 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false).with_type_mod("types").with_map_type("::std::collections::BTreeMap");
     let mut space = TypeSpace::new(&settings);
-    space.add_ref_types(svc.types.iter().map(|(n, s)| (n.clone(), schemars(s)))).map_err(|e| e.to_string())?;
+    let input = super::typify_input::Input::new(&svc.types);
+    space
+        .add_ref_types(svc.types.iter().map(|(n, s)| (n.clone(), schemars(input.definition(s)))))
+        .map_err(|e| e.to_string())?;
     let mut paths = BTreeMap::new();
     for (name, schema) in named {
-        let id = space.add_type_with_name(&schemars(schema), Some(name.clone())).map_err(|e| format!("{name}: {e}"))?;
+        let id = space
+            .add_type_with_name(&schemars(input.schema(schema)), Some(name.clone()))
+            .map_err(|e| format!("{name}: {e}"))?;
         let ty = space.get_type(&id).map_err(|e| e.to_string())?;
         paths.insert(name.clone(), ty.ident().to_string());
     }

@@ -2,40 +2,108 @@
 //! typify would otherwise misread it. The runner validates against the contract's own schema;
 //! these rewrites only shape the Rust types.
 
-use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use crate::schema::TYPES_PREFIX;
 
 /// Keywords whose values are data, not schemas: never rewritten.
 const DATA: &[&str] = &["enum", "const", "default", "examples", "example", "required", "type"];
 
-/// `schema` rewritten for typify, every subschema included.
-pub(super) fn schema(v: Value) -> Value {
-    match v {
-        Value::Object(map) => {
-            let map = map
-                .into_iter()
-                .map(|(k, v)| {
-                    let v = if DATA.contains(&k.as_str()) || k == "$ref" { v } else { subschemas(&k, v) };
-                    (k, v)
-                })
-                .collect();
-            Value::Object(node(map))
+/// The rewriting of one service's schemas: which shared types are nullable.
+pub(super) struct Input {
+    /// Shared types that accept `null` (`type: [object, "null"]`, or a union with a null
+    /// branch). typify makes such a type a newtype of `Option` of itself, which does not
+    /// compile; it is defined without `null` and is optional where it is used instead.
+    nullable: BTreeSet<String>,
+}
+
+impl Input {
+    /// The rewriting for a service with these shared types.
+    pub(super) fn new(types: &IndexMap<String, Value>) -> Input {
+        let nullable = types.iter().filter(|(_, s)| without_null(s).is_some()).map(|(n, _)| n.clone()).collect();
+        Input { nullable }
+    }
+
+    /// A shared type's definition rewritten for typify.
+    pub(super) fn definition(&self, v: &Value) -> Value {
+        self.schema(&without_null(v).unwrap_or_else(|| v.clone()))
+    }
+
+    /// `schema` rewritten for typify, every subschema included.
+    pub(super) fn schema(&self, v: &Value) -> Value {
+        match v {
+            Value::Object(map) => {
+                let map = map
+                    .iter()
+                    .map(|(k, v)| {
+                        let v =
+                            if DATA.contains(&k.as_str()) || k == "$ref" { v.clone() } else { self.subschemas(k, v) };
+                        (k.clone(), v)
+                    })
+                    .collect();
+                Value::Object(self.nullable_use(node(map)))
+            }
+            other => other.clone(),
         }
-        other => other,
+    }
+
+    /// The value of keyword `k`, its schemas rewritten.
+    fn subschemas(&self, k: &str, v: &Value) -> Value {
+        match (k, v) {
+            ("properties", Value::Object(props)) => {
+                Value::Object(props.iter().map(|(n, s)| (n.clone(), self.schema(s))).collect())
+            }
+            (_, Value::Array(items)) => Value::Array(items.iter().map(|i| self.schema(i)).collect()),
+            (_, Value::Object(_)) => self.schema(v),
+            (_, other) => other.clone(),
+        }
+    }
+
+    /// A reference to a nullable shared type accepts `null` where it is used.
+    fn nullable_use(&self, map: Map<String, Value>) -> Map<String, Value> {
+        let nullable = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX));
+        if !nullable.is_some_and(|n| self.nullable.contains(n)) {
+            return map;
+        }
+        let mut out = Map::new();
+        out.insert("anyOf".into(), json!([Value::Object(map), {"type": "null"}]));
+        out
     }
 }
 
-/// The value of keyword `k`, its schemas rewritten.
-fn subschemas(k: &str, v: Value) -> Value {
-    match (k, v) {
-        ("properties", Value::Object(props)) => Value::Object(props.into_iter().map(|(n, s)| (n, schema(s))).collect()),
-        (_, Value::Array(items)) => Value::Array(items.into_iter().map(schema).collect()),
-        (_, v @ Value::Object(_)) => schema(v),
-        (_, other) => other,
+/// The schema without `null`, when it accepts `null` beside other values.
+fn without_null(v: &Value) -> Option<Value> {
+    let mut map = v.as_object()?.clone();
+    if let Some(Value::Array(types)) = map.get("type") {
+        let rest: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        if rest.len() == types.len() || rest.is_empty() {
+            return None;
+        }
+        let t = if rest.len() == 1 { rest[0].clone() } else { Value::Array(rest) };
+        map.insert("type".into(), t);
+        return Some(Value::Object(map));
     }
+    let is_null = |b: &Value| b.get("type").is_some_and(|t| t == "null");
+    for kw in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = map.get(kw) else { continue };
+        let rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
+        if rest.len() == branches.len() || rest.is_empty() {
+            continue;
+        }
+        map.insert(kw.into(), Value::Array(rest));
+        return Some(Value::Object(map));
+    }
+    None
 }
 
 /// The rewrites of one schema node, its subschemas already rewritten.
 fn node(mut map: Map<String, Value>) -> Map<String, Value> {
+    // typify reuses any type whose name matches a `title`, so two different shapes could share
+    // one Rust type and a field vanish: types are named by their `types` key and position only.
+    map.remove("title");
     const_as_enum(&mut map);
     nameable_enum(&mut map);
     for kw in ["anyOf", "oneOf"] {
@@ -46,7 +114,51 @@ fn node(mut map: Map<String, Value>) -> Map<String, Value> {
         }
     }
     constraint_only_unions(&mut map);
+    scalar_any_of(&mut map);
+    typify_failure_shapes(&mut map);
     map
+}
+
+/// An `anyOf` of scalars is one of them: typify makes every `anyOf` a struct of optional
+/// flattened parts, which cannot hold a string (`anyOf: [{type: string}, {enum: [a]}]` refuses
+/// "b"). As a `oneOf` it is an untagged enum whose first fitting variant holds the whole value.
+/// Object branches keep typify's struct, which holds the fields of every branch that matched.
+fn scalar_any_of(map: &mut Map<String, Value>) {
+    let scalar_name =
+        |t: &Value| t.as_str().is_some_and(|t| matches!(t, "string" | "number" | "integer" | "boolean" | "null"));
+    let scalar = |b: &Value| match (b.get("type"), b.get("enum")) {
+        (Some(Value::Array(ts)), _) => ts.iter().all(scalar_name),
+        (Some(t), _) => scalar_name(t),
+        (None, Some(Value::Array(vs))) => vs.iter().all(|v| !v.is_object() && !v.is_array()),
+        _ => false,
+    };
+    if map.contains_key("oneOf") || !map.get("anyOf").and_then(Value::as_array).is_some_and(|b| b.iter().all(scalar)) {
+        return;
+    }
+    if let Some(branches) = map.remove("anyOf") {
+        map.insert("oneOf".into(), branches);
+    }
+}
+
+/// Shapes typify fails on (oxidecomputer/typify: panics on an enum beside a combinator, `todo!()`
+/// on a `$ref` with siblings, "value does not conform" on defaults it cannot resolve), each
+/// rewritten to what it means for the Rust type; the runner validates the contract's schema.
+fn typify_failure_shapes(map: &mut Map<String, Value>) {
+    // A listed value set is the whole type: a combinator beside it only narrows what is listed.
+    if map.contains_key("enum") {
+        for kw in ["allOf", "anyOf", "oneOf"] {
+            map.remove(kw);
+        }
+    }
+    // A reference's siblings constrain or annotate it; the Rust type is the referenced one.
+    if map.contains_key("$ref") {
+        map.retain(|k, _| matches!(k.as_str(), "$ref" | "description"));
+    }
+    // A `default` typify cannot check (beside a union, or `null`, which is the absent value of
+    // an optional field anyway) leaves the field optional; the handler sees `None`.
+    if map.contains_key("anyOf") || map.contains_key("oneOf") || map.get("default").is_some_and(Value::is_null) {
+        map.remove("default");
+    }
 }
 
 /// `const: X` is `enum: [X]`. typify turns an untyped `const` into a JSON value, which accepts
@@ -105,12 +217,16 @@ fn constraint_only_unions(map: &mut Map<String, Value>) {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn schema(v: Value) -> Value {
+        super::Input::new(&Default::default()).schema(&v)
+    }
 
     #[test]
     fn data_is_never_rewritten() {
         let v = json!({"default": {"anyOf": [{"default": 1}]}, "examples": [{"const": 1}], "properties": {"k": {"const": "a"}}});
-        let out = super::schema(v);
+        let out = schema(v);
         assert_eq!(out["default"], json!({"anyOf": [{"default": 1}]}));
         assert_eq!(out["examples"], json!([{"const": 1}]));
         assert_eq!(out["properties"]["k"], json!({"enum": ["a"]}));
@@ -120,14 +236,43 @@ mod tests {
     fn branch_defaults_and_constraint_only_branches_are_dropped() {
         let v = json!({"type": "object", "properties": {"a": {"type": "string"}}, "anyOf": [{"required": ["a"]}],
                        "oneOf": [{"type": "object", "default": null, "properties": {}}, {"type": "null"}]});
-        let out = super::schema(v);
+        let out = schema(v);
         assert!(out.get("anyOf").is_none());
         assert_eq!(out["oneOf"][0], json!({"type": "object", "properties": {}}));
     }
 
     #[test]
+    fn a_nullable_shared_type_is_defined_without_null_and_optional_where_used() {
+        let types: indexmap::IndexMap<String, Value> = [
+            ("User".to_owned(), json!({"type": ["object", "null"], "properties": {}})),
+            ("Effort".to_owned(), json!({"anyOf": [{"enum": ["low"]}, {"type": "null"}]})),
+            ("Plain".to_owned(), json!({"type": "string"})),
+        ]
+        .into_iter()
+        .collect();
+        let input = super::Input::new(&types);
+        assert_eq!(input.definition(&types["User"]), json!({"type": "object", "properties": {}}));
+        assert_eq!(input.definition(&types["Effort"]), json!({"oneOf": [{"enum": ["low"]}]}));
+        let used =
+            input.schema(&json!({"properties": {"u": {"$ref": "#/types/User"}, "p": {"$ref": "#/types/Plain"}}}));
+        assert_eq!(used["properties"]["u"], json!({"anyOf": [{"$ref": "#/types/User"}, {"type": "null"}]}));
+        assert_eq!(used["properties"]["p"], json!({"$ref": "#/types/Plain"}));
+    }
+
+    #[test]
+    fn typify_failure_shapes_are_rewritten() {
+        let enum_beside_all_of = schema(json!({"type": "string", "enum": ["a"], "allOf": [{"$ref": "#/types/K"}]}));
+        assert_eq!(enum_beside_all_of, json!({"type": "string", "enum": ["a"]}));
+        let ref_with_sibling = schema(json!({"type": "object", "$ref": "#/types/K", "description": "d", "title": "T"}));
+        assert_eq!(ref_with_sibling, json!({"$ref": "#/types/K", "description": "d"}));
+        let default_beside_union = schema(json!({"default": "a", "anyOf": [{"type": "string"}, {"enum": ["a"]}]}));
+        assert_eq!(default_beside_union, json!({"oneOf": [{"type": "string"}, {"enum": ["a"]}]}));
+        assert_eq!(schema(json!({"type": ["integer", "null"], "default": null})), json!({"type": ["integer", "null"]}));
+    }
+
+    #[test]
     fn unnameable_string_enums_become_strings() {
-        assert_eq!(super::schema(json!({"enum": ["*/", "\"#"]})), json!({"type": "string"}));
-        assert_eq!(super::schema(json!({"enum": ["a", "b"]})), json!({"enum": ["a", "b"]}));
+        assert_eq!(schema(json!({"enum": ["*/", "\"#"]})), json!({"type": "string"}));
+        assert_eq!(schema(json!({"enum": ["a", "b"]})), json!({"enum": ["a", "b"]}));
     }
 }
