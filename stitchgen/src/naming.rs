@@ -85,6 +85,59 @@ fn ident(s: String) -> Option<String> {
     ok.then_some(s)
 }
 
+/// The Rust field name typify gives a JSON property: snake_case of the name with every
+/// character that cannot continue an identifier made a word break, `x`-prefixed where it cannot
+/// start one, `_`-suffixed where it is a keyword (typify-impl `util::sanitize`).
+pub fn field_ident(wire: &str) -> String {
+    let out = match wire {
+        "+1" => "plus1".to_owned(),
+        "-1" => "minus1".to_owned(),
+        _ => {
+            let words: String = wire
+                .chars()
+                .filter(|c| *c != '\'')
+                .map(|c| if unicode_ident::is_xid_continue(c) { c } else { '-' })
+                .collect();
+            words.to_snake_case()
+        }
+    };
+    let out = match out.chars().next() {
+        None => "x".to_owned(),
+        Some(c) if unicode_ident::is_xid_start(c) => out,
+        Some(_) => format!("x{out}"),
+    };
+    if syn::parse_str::<syn::Ident>(&out).is_ok() { out } else { format!("{out}_") }
+}
+
+/// The Rust field name of each of an object's properties. typify orders fields by property
+/// name; a later one whose [`field_ident`] another already has gets a `_2`, `_3`, … suffix
+/// (`EndTime` and `EndTime<` are `end_time` and `end_time_2`). Returns (property, field) pairs
+/// in field order.
+pub fn unique_fields<'a>(wire: impl IntoIterator<Item = &'a str>) -> Vec<(&'a str, String)> {
+    let mut wire: Vec<&str> = wire.into_iter().collect();
+    wire.sort_unstable();
+    wire.dedup();
+    let fields = dedup_idents(wire.iter().map(|w| field_ident(w)).collect());
+    wire.into_iter().zip(fields).collect()
+}
+
+/// `idents` with a `_2`, `_3`, … suffix on each repeat of an earlier one, so all are distinct.
+pub fn dedup_idents(idents: Vec<String>) -> Vec<String> {
+    let mut taken: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut out = Vec::with_capacity(idents.len());
+    for ident in &idents {
+        let mut name = ident.clone();
+        let mut n = 2;
+        while taken.contains(&name) {
+            name = format!("{ident}_{n}");
+            n += 1;
+        }
+        taken.insert(name.clone());
+        out.push(name);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +148,24 @@ mod tests {
         assert_eq!(derive_tool_name("users", "list").as_deref(), Some("list_users"));
         assert_eq!(derive_tool_name("bot-status", "get").as_deref(), Some("get_bot_status"));
         assert_eq!(derive_tool_name("users", "updatePartial").as_deref(), Some("update_partial_user"));
+    }
+
+    #[test]
+    fn field_names_as_typify_makes_them_and_unique() {
+        assert_eq!(field_ident("EndTime"), "end_time");
+        assert_eq!(field_ident("EndTime<"), "end_time");
+        assert_eq!(field_ident("type"), "type_");
+        assert_eq!(field_ident("0day"), "x0day");
+        assert_eq!(field_ident("+1"), "plus1");
+        let fields = unique_fields(["EndTime<", "EndTime", "end_time_2"]);
+        assert_eq!(
+            fields,
+            [
+                ("EndTime", "end_time".to_owned()),
+                ("EndTime<", "end_time_2".to_owned()),
+                ("end_time_2", "end_time_2_2".to_owned())
+            ]
+        );
     }
 
     #[test]

@@ -113,7 +113,10 @@ impl Walker<'_, '_> {
             "$ref" => reference(types, v, diags),
             "type" => type_keyword(v, diags),
             "properties" => match v.as_map() {
-                Some(props) => props.iter().for_each(|(_, p)| self.walk(p, depth + 1, &[], None)),
+                Some(props) => {
+                    field_names(props, diags);
+                    props.iter().for_each(|(_, p)| self.walk(p, depth + 1, &[], None))
+                }
                 None => diags.push(malformed(v, format!("`properties` is a mapping of schemas, found {}", v.kind()))),
             },
             "additionalProperties" | "items" => match &v.value {
@@ -241,6 +244,31 @@ impl Walker<'_, '_> {
             )
             .label("kept as documentation only")
             .help(format!("remove the `format`, or give the schema `type: {}`", describes[0])),
+        );
+    }
+}
+
+/// Properties whose names become one Rust field name (`EndTime` and `EndTime<` are both
+/// `end_time`): the generated code suffixes the later one, which a reader should know.
+fn field_names(props: &[(Node, Node)], diags: &mut Diagnostics) {
+    let key = |wire: &str| props.iter().find(|(k, _)| k.as_str() == Some(wire)).map(|(k, _)| k);
+    let fields = crate::naming::unique_fields(props.iter().filter_map(|(k, _)| k.as_str()));
+    for (wire, field) in &fields {
+        let plain = crate::naming::field_ident(wire);
+        if *field == plain {
+            continue;
+        }
+        let Some(first) = fields.iter().find(|(w, f)| *f == plain && w != wire).map(|(w, _)| *w) else { continue };
+        let (Some(k), Some(other)) = (key(wire), key(first)) else { continue };
+        diags.push(
+            Diagnostic::new(
+                Code::FieldNameCollision,
+                k.span,
+                format!("properties `{first}` and `{wire}` are both `{plain}` in Rust"),
+            )
+            .label(format!("its Rust field is `{field}`"))
+            .secondary(other.span, format!("`{plain}`"))
+            .help("rename one of the properties if the Rust names matter to you; the wire names are kept"),
         );
     }
 }

@@ -187,4 +187,6 @@ catalog! {
     FormatNotApplicable = "W0003", Warning, "a `format` that cannot apply to its schema's type";
     /// An `examples` or `example` value its own schema rejects: an annotation, so only a warning.
     ExampleBreaksSchema = "W0004", Warning, "an example its own schema rejects";
+    /// Two properties of one object whose names become one Rust field name; the later is suffixed.
+    FieldNameCollision = "W0005", Warning, "two properties that share one Rust field name";
 }

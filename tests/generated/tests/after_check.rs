@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 use stitchgen_generated_tests::{
-    r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, nullable_shared_type,
-    ref_with_sibling, title_names_type,
+    r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case,
+    nullable_shared_type, ref_with_sibling, title_names_type,
 };
 use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Service};
 
@@ -48,6 +48,12 @@ impl enum_plus_one::Handler for Answer {
 
 impl r#box::Handler for Answer {
     async fn get_t(&self, _ctx: &Ctx) -> Result<r#box::get_t::Output, AppError> {
+        typed(&self.0)
+    }
+}
+
+impl fields_same_case::Handler for Answer {
+    async fn get_t(&self, _ctx: &Ctx) -> Result<fields_same_case::get_t::Output, AppError> {
         typed(&self.0)
     }
 }
@@ -142,4 +148,12 @@ async fn a_reference_with_a_sibling_keyword_is_the_referenced_type() {
     for input in [json!({"item": {"id": "i1"}}), json!({"item": "i1"}), json!({})] {
         http(&svc, "make", input).await.unwrap();
     }
+}
+
+#[tokio::test]
+async fn properties_sharing_a_rust_name_are_two_fields() {
+    let v = json!({"EndTime": "2026-01-01", "EndTime<": "2026-02-01"});
+    answers_unchanged(fields_same_case::service(Answer(v.clone())), v).await;
+    let t = fields_same_case::types::GetTOutput { end_time: Some("a".into()), end_time_2: Some("b".into()) };
+    assert_eq!(serde_json::to_value(&t).unwrap(), json!({"EndTime": "a", "EndTime<": "b"}));
 }

@@ -96,6 +96,19 @@ struct Finisher {
     in_fence: bool,
 }
 
+/// Renames repeated identifiers, in order, as [`crate::naming::dedup_idents`] does.
+fn dedup_in_place(mut idents: Vec<&mut syn::Ident>) {
+    let names: Vec<String> = idents.iter().map(|i| i.to_string()).collect();
+    if names.iter().enumerate().all(|(n, a)| !names[..n].contains(a)) {
+        return;
+    }
+    for (ident, name) in idents.iter_mut().zip(crate::naming::dedup_idents(names)) {
+        if **ident != name {
+            **ident = syn::Ident::new(&name, ident.span());
+        }
+    }
+}
+
 fn has_doc(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| a.path().is_ident("doc"))
 }
@@ -323,6 +336,28 @@ impl syn::visit_mut::VisitMut for Finisher {
             }
         }
         syn::visit_mut::visit_item_enum_mut(self, e);
+    }
+
+    /// Properties whose names share one Rust form (`EndTime`, `EndTime<`) come out of typify
+    /// as two fields of one name; each repeat takes a suffix (its `serde(rename)` keeps the
+    /// wire name). typify writes struct literals in field order, so they are renamed alike.
+    fn visit_fields_named_mut(&mut self, f: &mut syn::FieldsNamed) {
+        let idents: Vec<&mut syn::Ident> = f.named.iter_mut().filter_map(|f| f.ident.as_mut()).collect();
+        dedup_in_place(idents);
+        syn::visit_mut::visit_fields_named_mut(self, f);
+    }
+
+    fn visit_expr_struct_mut(&mut self, e: &mut syn::ExprStruct) {
+        let idents: Vec<&mut syn::Ident> = e
+            .fields
+            .iter_mut()
+            .filter_map(|f| match &mut f.member {
+                syn::Member::Named(i) => Some(i),
+                syn::Member::Unnamed(_) => None,
+            })
+            .collect();
+        dedup_in_place(idents);
+        syn::visit_mut::visit_expr_struct_mut(self, e);
     }
 
     fn visit_item_type_mut(&mut self, t: &mut syn::ItemType) {
