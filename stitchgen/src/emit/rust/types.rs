@@ -35,14 +35,40 @@ pub fn generate(svc: &Service, named: &[(String, Value)]) -> Result<Types, Strin
     guarded(|| generate_types(svc, named))
 }
 
-/// typify panics on some shapes the checks do not refuse yet: a failure to emit is reported,
-/// never a crash of the build.
+/// typify panics on some shapes the schema translation does not avoid yet: a failure to emit is
+/// reported, never a crash of the build, and typify's panic message never reaches stderr.
 fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+    quiet_panics();
+    QUIET.set(true);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET.set(false);
+    result.unwrap_or_else(|panic| {
         let why =
             panic.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| panic.downcast_ref::<String>().cloned());
-        Err(format!("typify could not translate a schema: {}", why.unwrap_or_else(|| "it panicked".into())))
+        Err(format!(
+            "typify (oxidecomputer/typify 0.6) could not translate a schema: {}",
+            why.unwrap_or_else(|| "it panicked".into())
+        ))
     })
+}
+
+thread_local! {
+    /// Set while typify runs on this thread: its panics are caught and reported, not printed.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs, once per process, a panic hook that is silent on a thread running typify and
+/// defers to the hook installed before it everywhere else.
+fn quiet_panics() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.get() {
+                previous(info);
+            }
+        }));
+    });
 }
 
 fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, String> {
@@ -62,4 +88,16 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
         paths.insert(name.clone(), ty.ident().to_string());
     }
     Ok(Types { space, paths })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_panic_in_typify_is_an_error_and_the_next_one_too() {
+        for _ in 0..2 {
+            let err = super::guarded(|| -> Result<(), String> { panic!("unreachable shape") }).unwrap_err();
+            assert!(err.contains("unreachable shape"), "{err}");
+        }
+        assert!(!super::QUIET.get(), "panics elsewhere print again");
+    }
 }
