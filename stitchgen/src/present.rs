@@ -141,7 +141,9 @@ impl Converter<'_> {
 
 /// A reference with siblings: annotations are laid over the target; anything that constrains
 /// is kept beside it through `allOf`, as 2020-12 applies both.
-fn merge(target: Value, siblings: Map<String, Value>) -> Value {
+fn merge(target: Value, mut siblings: Map<String, Value>) -> Value {
+    // A sibling the target already states (`{type: object, $ref: …}` to an object) adds nothing.
+    siblings.retain(|k, v| target.get(k) != Some(v));
     if siblings.is_empty() {
         return target;
     }
