@@ -22,41 +22,18 @@ fn typed<T: for<'de> stitchgen_runtime::__private::serde::Deserialize<'de>>(v: &
     serde_json::from_value(v.clone()).map_err(|e| AppError::new(ErrorCode::InternalServerError, e.to_string()))
 }
 
-impl title_names_type::Handler for Answer {
-    async fn get_t(&self, _ctx: &Ctx) -> Result<title_names_type::get_t::Output, AppError> {
-        typed(&self.0)
-    }
+/// Each service's one `get_t` answers the stored value through its typed output.
+macro_rules! answer_handler {
+    ($($service:ident),*) => {$(
+        impl $service::Handler for Answer {
+            async fn get_t(&self, _ctx: &Ctx) -> Result<$service::get_t::Output, AppError> {
+                typed(&self.0)
+            }
+        }
+    )*};
 }
 
-impl nullable_shared_type::Handler for Answer {
-    async fn get_t(&self, _ctx: &Ctx) -> Result<nullable_shared_type::get_t::Output, AppError> {
-        typed(&self.0)
-    }
-}
-
-impl enum_beside_all_of::Handler for Answer {
-    async fn get_t(&self, _ctx: &Ctx) -> Result<enum_beside_all_of::get_t::Output, AppError> {
-        typed(&self.0)
-    }
-}
-
-impl enum_plus_one::Handler for Answer {
-    async fn get_t(&self, _ctx: &Ctx) -> Result<enum_plus_one::get_t::Output, AppError> {
-        typed(&self.0)
-    }
-}
-
-impl r#box::Handler for Answer {
-    async fn get_t(&self, _ctx: &Ctx) -> Result<r#box::get_t::Output, AppError> {
-        typed(&self.0)
-    }
-}
-
-impl fields_same_case::Handler for Answer {
-    async fn get_t(&self, _ctx: &Ctx) -> Result<fields_same_case::get_t::Output, AppError> {
-        typed(&self.0)
-    }
-}
+answer_handler!(title_names_type, nullable_shared_type, enum_beside_all_of, enum_plus_one, r#box, fields_same_case);
 
 async fn answers_unchanged(svc: Service, value: Value) {
     assert_eq!(http(&svc, "get_t", json!({})).await.unwrap(), value);
