@@ -31,7 +31,7 @@ pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
     for root in roots {
         let before = diags.iter().count();
         let mut w = Walker { types: cx.types, too_deep: false, diags: &mut *diags };
-        w.walk(root, 1, &[], None);
+        w.walk(root, 1, Around::default());
         if diags.iter().count() == before {
             compiles(cx.types, root, diags);
         }
@@ -52,6 +52,16 @@ pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
 }
 
 /// One walk over a schema tree, reporting as it goes.
+/// The compositions a schema is a part of (an `allOf` sibling, the branch of an `anyOf`), as
+/// far as its own keywords need them.
+#[derive(Clone, Copy, Default)]
+struct Around<'a> {
+    /// The properties the compositions declare, which its `required` may name.
+    declared: &'a [String],
+    /// The nearest composition, which judges its values in context.
+    composition: Option<&'a Node>,
+}
+
 struct Walker<'t, 'd> {
     types: Types<'t>,
     /// Depth is reported once per root, at the first place it is exceeded.
@@ -60,11 +70,8 @@ struct Walker<'t, 'd> {
 }
 
 impl Walker<'_, '_> {
-    /// Walks one schema. `composed` names the properties declared by the compositions it is a
-    /// part of (an `allOf` sibling, the parent of an `anyOf` branch), which its `required` may
-    /// name.
-    /// `context` is the nearest composition around it, which judges its values in context.
-    fn walk(&mut self, node: &Node, depth: usize, composed: &[String], context: Option<&Node>) {
+    /// Walks one schema, a part of the compositions `around` it.
+    fn walk(&mut self, node: &Node, depth: usize, around: Around<'_>) {
         if depth > MAX_SCHEMA_DEPTH {
             if !self.too_deep {
                 self.too_deep = true;
@@ -90,23 +97,13 @@ impl Walker<'_, '_> {
         };
         for (k, v) in entries {
             let Some(key) = k.as_str() else { continue };
-            self.keyword(key, k, v, node, depth, composed, context);
+            self.keyword(key, k, v, node, depth, around);
         }
         self.typed_keywords(node);
         self.format_applies(node);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn keyword(
-        &mut self,
-        key: &str,
-        k: &Node,
-        v: &Node,
-        schema: &Node,
-        depth: usize,
-        composed: &[String],
-        context: Option<&Node>,
-    ) {
+    fn keyword(&mut self, key: &str, k: &Node, v: &Node, schema: &Node, depth: usize, around: Around<'_>) {
         let types = self.types;
         let diags = &mut *self.diags;
         match key {
@@ -115,7 +112,7 @@ impl Walker<'_, '_> {
             "properties" => match v.as_map() {
                 Some(props) => {
                     field_names(props, diags);
-                    props.iter().for_each(|(_, p)| self.walk(p, depth + 1, &[], None))
+                    props.iter().for_each(|(_, p)| self.walk(p, depth + 1, Around::default()))
                 }
                 None => diags.push(malformed(v, format!("`properties` is a mapping of schemas, found {}", v.kind()))),
             },
@@ -125,22 +122,23 @@ impl Walker<'_, '_> {
                         .label("tuple form")
                         .help("use one schema for every item, or an object with named properties"),
                 ),
-                _ => self.walk(v, depth + 1, &[], None),
+                _ => self.walk(v, depth + 1, Around::default()),
             },
             "oneOf" | "anyOf" | "allOf" => match v.as_seq() {
                 Some(branches) if !branches.is_empty() => {
                     if key == "oneOf" {
                         one_of(types, k, branches, diags);
                     }
-                    let mut names = composed.to_vec();
-                    names.extend(
+                    let mut declared = around.declared.to_vec();
+                    declared.extend(
                         schema::all_properties(schema, types).iter().filter_map(|(k, _)| k.as_str()).map(str::to_owned),
                     );
-                    branches.iter().for_each(|b| self.walk(b, depth + 1, &names, Some(schema)));
+                    let inner = Around { declared: &declared, composition: Some(schema) };
+                    branches.iter().for_each(|b| self.walk(b, depth + 1, inner));
                 }
                 _ => diags.push(malformed(v, format!("`{key}` is a non-empty list of schemas"))),
             },
-            "required" => required(types, v, schema, composed, diags),
+            "required" => required(types, v, schema, around.declared, diags),
             "enum" => match v.as_seq() {
                 Some(values) if !values.is_empty() => {
                     values.iter().for_each(|x| own_value(types, key, x, schema, diags))
@@ -153,7 +151,7 @@ impl Walker<'_, '_> {
             },
             "example" => example(types, key, v, schema, diags),
             "const" => own_value(types, key, v, schema, diags),
-            "default" => default(types, v, schema, context, diags),
+            "default" => default(types, v, schema, around.composition, diags),
             "format" | "description" | "title" | "pattern" if v.as_str().is_none() => {
                 diags.push(malformed(v, format!("`{key}` is a string, found {}", v.kind())))
             }
@@ -353,7 +351,7 @@ fn type_keyword(v: &Node, diags: &mut Diagnostics) {
 
 /// Each name in `required` must be declared somewhere in the composition the schema belongs to:
 /// its own `properties`, its `allOf`/`anyOf`/`oneOf` parts (references followed), or the
-/// compositions around it (`composed`).
+/// compositions around it (`composed`, from [`Around::declared`]).
 fn required(types: Types<'_>, v: &Node, schema_node: &Node, composed: &[String], diags: &mut Diagnostics) {
     let Some(items) = v.as_seq().filter(|i| i.iter().all(|n| n.as_str().is_some())) else {
         diags.push(malformed(v, "`required` is a list of property names".into()));
