@@ -41,12 +41,14 @@ fn integer_formats_shape_the_rust_type() {
         amount: Some("12.50".into()),
         big: Some("9007199254740993".into()),
         parent: None,
+        links: [("self".to_owned(), "/numbers/1".to_owned())].into_iter().collect(),
     };
     let json = serde_json::to_value(&n).unwrap();
     assert_eq!(json["id"].as_i64(), Some(i64::MAX));
     assert_eq!(json["size"].as_u64(), Some(u64::MAX));
     assert_eq!(json["count"].as_i64(), Some(i64::from(i32::MIN)));
     assert_eq!(json["weight"].as_f64(), Some(0.25));
+    assert_eq!(json["links"], json!({"self": "/numbers/1"}));
 }
 
 #[tokio::test]

@@ -150,6 +150,17 @@ fn typify_failure_shapes(map: &mut Map<String, Value>) {
             map.remove(kw);
         }
     }
+    // typify reads `format` on strings and numbers, and stops (`todo!()`) at one on any other
+    // type (`{type: object, format: uri-map}`, as Twilio writes it); there it is documentation.
+    let typed = |t: &Value| t.as_str().is_some_and(|t| matches!(t, "string" | "integer" | "number"));
+    let formats_apply = match map.get("type") {
+        Some(Value::Array(ts)) => ts.iter().any(typed),
+        Some(t) => typed(t),
+        None => true,
+    };
+    if !formats_apply {
+        map.remove("format");
+    }
     // A reference's siblings constrain or annotate it; the Rust type is the referenced one.
     if map.contains_key("$ref") {
         map.retain(|k, _| matches!(k.as_str(), "$ref" | "description"));
@@ -268,6 +279,11 @@ mod tests {
         let default_beside_union = schema(json!({"default": "a", "anyOf": [{"type": "string"}, {"enum": ["a"]}]}));
         assert_eq!(default_beside_union, json!({"oneOf": [{"type": "string"}, {"enum": ["a"]}]}));
         assert_eq!(schema(json!({"type": ["integer", "null"], "default": null})), json!({"type": ["integer", "null"]}));
+        assert_eq!(schema(json!({"type": "object", "format": "uri-map"})), json!({"type": "object"}));
+        assert_eq!(
+            schema(json!({"type": "integer", "format": "int64"})),
+            json!({"type": "integer", "format": "int64"})
+        );
     }
 
     #[test]
