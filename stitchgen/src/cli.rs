@@ -104,6 +104,21 @@ enum Command {
         #[command(flatten)]
         target: Target,
     },
+    /// Write a contract from an OpenAPI 3.0 or 3.1 description (JSON or YAML).
+    Import {
+        /// The OpenAPI document; for a description split over files, its entry document.
+        #[arg(value_name = "OPENAPI")]
+        openapi: PathBuf,
+        /// Where to write the contract.
+        #[arg(long, value_name = "CONTRACT")]
+        out: PathBuf,
+        /// The contract's service name (default: from the document's title).
+        #[arg(long, value_name = "NAME")]
+        service: Option<String>,
+        /// Put every endpoint the tool surfaces accept on MCP and AGENT.
+        #[arg(long)]
+        expose: bool,
+    },
     /// Print the JSON Schema of the contract DSL, for editors.
     Schema,
 }
@@ -133,6 +148,9 @@ pub fn main() -> ExitCode {
         }
         Command::Diff { old, new, format, fail_on, target } => {
             diff(&old, &new, format, fail_on, &target.options(), color)
+        }
+        Command::Import { openapi, out, service, expose } => {
+            import(&openapi, &out, &crate::import::ImportOptions { service, expose }, color)
         }
         Command::Schema => {
             print!("{}", crate::dsl::schema_json());
@@ -200,6 +218,26 @@ fn check(
     let n = generated.checked.contracts.len();
     eprintln!("ok: {n} contract{} checked", plural(n));
     ExitCode::SUCCESS
+}
+
+fn import(openapi: &Path, out: &Path, options: &crate::import::ImportOptions, color: ColorChoice) -> ExitCode {
+    let imported = match crate::import::import(openapi, options) {
+        Ok(i) => i,
+        Err(e) => return usage_error(&e),
+    };
+    if !imported.diagnostics.is_empty() {
+        let text = diag::render_all_for(&imported.diagnostics, &imported.sources, color, "import");
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
+    let Some(contract) = imported.contract else { return ExitCode::from(FINDINGS) };
+    eprint!("{}", imported.summary);
+    match crate::out::write_if_changed(out, contract.as_bytes()) {
+        Ok(_) => {
+            eprintln!("ok: wrote {}", crate::source::display_path(out));
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error(&format!("cannot write `{}`: {e}", crate::source::display_path(out))),
+    }
 }
 
 fn args(contracts: &[PathBuf]) -> String {

@@ -95,14 +95,21 @@ const GENERATED: &[(Code, &str)] = &[(Code::FileTooLarge, "limits::oversized_fil
 
 #[test]
 fn every_catalog_code_has_a_fixture() {
-    let names: Vec<String> = invalid_cases().iter().map(|c| case_name(c)).collect();
+    let mut names: Vec<String> = invalid_cases().iter().map(|c| case_name(c)).collect();
+    // The importer's codes have their fixtures beside its other inputs.
+    for e in std::fs::read_dir(repo_root().join("fixtures/import/diagnostics")).unwrap() {
+        names.push(e.unwrap().file_name().to_string_lossy().into_owned());
+    }
     let missing: Vec<&str> = Code::ALL
         .iter()
         .filter(|c| !GENERATED.iter().any(|(g, _)| g == *c))
         .filter(|c| !names.iter().any(|n| n.split('_').next() == Some(c.id())))
         .map(|c| c.id())
         .collect();
-    assert!(missing.is_empty(), "codes without a fixture in fixtures/invalid: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "codes without a fixture in fixtures/invalid or fixtures/import/diagnostics: {missing:?}"
+    );
 }
 
 #[test]

@@ -178,6 +178,18 @@ catalog! {
     /// A name that cannot become a Rust identifier.
     InvalidIdent = "E0801", Error, "a name that cannot become a Rust identifier";
 
+    // E09xx: reading an OpenAPI description (`stitchgen import`).
+    /// The document is not an OpenAPI description.
+    ImportNotOpenApi = "E0900", Error, "the document is not an OpenAPI description";
+    /// An OpenAPI (or Swagger) version the importer does not read.
+    ImportUnsupportedVersion = "E0901", Error, "an OpenAPI version the importer does not read";
+    /// A `$ref` whose file or pointer names nothing.
+    ImportRefNowhere = "E0902", Error, "a `$ref` that points nowhere";
+    /// A `$ref` to the network or to a file outside the entry document's folder.
+    ImportRefOutside = "E0903", Error, "a `$ref` to the network or outside the document's folder";
+    /// A loop of references that never reaches a schema.
+    ImportRefCycle = "E0904", Error, "a loop of bare `$ref`s";
+
     // W0xxx: warnings.
     /// A shared type nothing refers to.
     UnusedType = "W0001", Warning, "a shared type nothing refers to";
@@ -189,4 +201,6 @@ catalog! {
     ExampleBreaksSchema = "W0004", Warning, "an example its own schema rejects";
     /// Two properties of one object whose names become one Rust field name; the later is suffixed.
     FieldNameCollision = "W0005", Warning, "two properties that share one Rust field name";
+    /// Something the DSL cannot express, imported in the documented lowered form.
+    ImportLowered = "W0900", Warning, "an OpenAPI construct lowered to what a contract expresses";
 }

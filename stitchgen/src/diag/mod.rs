@@ -4,7 +4,7 @@ mod catalog;
 mod render;
 
 pub use catalog::Code;
-pub use render::{ColorChoice, render, render_all};
+pub use render::{ColorChoice, render, render_all, render_all_for};
 
 use crate::source::Span;
 

@@ -16,6 +16,11 @@ pub enum ColorChoice {
 
 /// Renders every diagnostic, separated by blank lines, followed by a summary line.
 pub fn render_all(diags: &[Diagnostic], sources: &SourceMap, color: ColorChoice) -> String {
+    render_all_for(diags, sources, color, "compile contracts")
+}
+
+/// [`render_all`] for another task than compiling: the summary says `could not {task}`.
+pub fn render_all_for(diags: &[Diagnostic], sources: &SourceMap, color: ColorChoice, task: &str) -> String {
     let mut out = String::new();
     for d in diags {
         out.push_str(&render(d, sources, color));
@@ -27,9 +32,9 @@ pub fn render_all(diags: &[Diagnostic], sources: &SourceMap, color: ColorChoice)
     match (errors, warnings) {
         (0, 0) => {}
         (0, w) => out.push_str(&format!("warning: {} emitted\n", plural(w, "warning"))),
-        (e, 0) => out.push_str(&format!("error: could not compile contracts: {}\n", plural(e, "error"))),
+        (e, 0) => out.push_str(&format!("error: could not {task}: {}\n", plural(e, "error"))),
         (e, w) => out.push_str(&format!(
-            "error: could not compile contracts: {}; {} emitted\n",
+            "error: could not {task}: {}; {} emitted\n",
             plural(e, "error"),
             plural(w, "warning")
         )),

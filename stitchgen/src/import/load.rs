@@ -1,0 +1,305 @@
+//! Reading an OpenAPI description whole: the entry document and every file its relative `$ref`s
+//! name, each reference checked (it points somewhere, stays under the entry's folder, does not
+//! loop) before anything is converted.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::parse::node::{Node, Value};
+use crate::parse::{self, ReadError};
+use crate::source::{SourceMap, Span};
+
+/// The most files one description may span (DigitalOcean's public one is about 2,850).
+pub(super) const MAX_FILES: usize = 20_000;
+/// The longest chain of bare `$ref`s followed before it counts as a loop.
+const MAX_HOPS: usize = 64;
+
+/// One file of the description.
+#[derive(Debug)]
+pub(super) struct Doc {
+    /// The file's tree, spans in the file.
+    pub(super) root: Node,
+    /// The canonical path, against which its relative references resolve.
+    pub(super) path: PathBuf,
+}
+
+/// Where a reference leads: a document and a JSON pointer in it (`""` for the whole file).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Loc {
+    /// Index into [`Docs::docs`].
+    pub(super) doc: usize,
+    /// RFC 6901 pointer, decoded from the reference's fragment.
+    pub(super) pointer: String,
+}
+
+/// Every file of one description, the entry first.
+#[derive(Debug)]
+pub(super) struct Docs {
+    /// The files, in the order they were first referred to.
+    pub(super) docs: Vec<Doc>,
+    by_path: BTreeMap<PathBuf, usize>,
+}
+
+/// What the reader says about a `$ref` string before anything is read.
+enum Target {
+    /// Same file or a relative path (already joined with the referring file's folder).
+    Local(Option<PathBuf>, String),
+    /// A URL or a network path.
+    Network,
+}
+
+impl Docs {
+    /// Reads the entry document and every file it refers to, reporting each reference that
+    /// points nowhere, leaves the entry's folder or the machine, or loops. `None` when any
+    /// file is not readable as JSON or YAML, or any reference is broken.
+    pub(super) fn load(
+        entry: &Path,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Result<Option<Docs>, ReadError> {
+        let canonical = std::fs::canonicalize(entry)
+            .map_err(|error| ReadError { path: crate::source::display_path(entry), error })?;
+        let folder = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut docs = Docs { docs: Vec::new(), by_path: BTreeMap::new() };
+        let Some(root) = read_tree(entry, sources, diags)? else { return Ok(None) };
+        docs.add(root, canonical);
+        let mut refs = Vec::new();
+        let mut next = 0;
+        while next < docs.docs.len() {
+            let mut found = Vec::new();
+            collect_refs(&docs.docs[next].root, &mut found);
+            for (span, text) in found {
+                let Some(loc) = docs.locate(next, &text, span, &folder, sources, diags)? else { continue };
+                refs.push((span, text, loc));
+            }
+            next += 1;
+        }
+        for (span, text, loc) in &refs {
+            docs.check_ref(*span, text, loc, diags);
+        }
+        Ok((!diags.has_errors()).then_some(docs))
+    }
+
+    fn add(&mut self, root: Node, path: PathBuf) -> usize {
+        self.docs.push(Doc { root, path: path.clone() });
+        self.by_path.insert(path, self.docs.len() - 1);
+        self.docs.len() - 1
+    }
+
+    /// Finds (reading it when new) the file a reference names; reports references it refuses.
+    fn locate(
+        &mut self,
+        from: usize,
+        text: &str,
+        span: Span,
+        folder: &Path,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Result<Option<Loc>, ReadError> {
+        let base = self.docs[from].path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let (file, pointer) = match split(text, &base) {
+            Some(Target::Local(file, pointer)) => (file, pointer),
+            Some(Target::Network) => {
+                diags.push(
+                    Diagnostic::new(Code::ImportRefOutside, span, format!("`$ref: {text}` refers to the network"))
+                        .label("not read")
+                        .help("download the referenced document beside this one and refer to it by a relative path"),
+                );
+                return Ok(None);
+            }
+            None => {
+                diags.push(
+                    Diagnostic::new(Code::ImportRefNowhere, span, format!("`$ref: {text}` is not a reference"))
+                        .label("the fragment is not a JSON pointer")
+                        .help("write `#/components/schemas/NAME` or `FILE#/POINTER`"),
+                );
+                return Ok(None);
+            }
+        };
+        let Some(file) = file else { return Ok(Some(Loc { doc: from, pointer })) };
+        let Ok(canonical) = std::fs::canonicalize(&file) else {
+            diags.push(
+                Diagnostic::new(
+                    Code::ImportRefNowhere,
+                    span,
+                    format!("`$ref: {text}` names a file that does not exist"),
+                )
+                .label("no such file, relative to the file that refers to it"),
+            );
+            return Ok(None);
+        };
+        if !canonical.starts_with(folder) {
+            diags.push(
+                Diagnostic::new(
+                    Code::ImportRefOutside,
+                    span,
+                    format!("`$ref: {text}` leaves the folder of the entry document"),
+                )
+                .label("not read")
+                .help("import from the topmost document of the description, or move the file under its folder"),
+            );
+            return Ok(None);
+        }
+        if let Some(&doc) = self.by_path.get(&canonical) {
+            return Ok(Some(Loc { doc, pointer }));
+        }
+        if self.docs.len() >= MAX_FILES {
+            diags.push(Diagnostic::new(
+                Code::ImportRefOutside,
+                span,
+                format!("the description spans more than {MAX_FILES} files"),
+            ));
+            return Ok(None);
+        }
+        let Some(root) = read_tree(&file, sources, diags)? else { return Ok(None) };
+        Ok(Some(Loc { doc: self.add(root, canonical), pointer }))
+    }
+
+    /// Reports a reference whose pointer names nothing, or that starts a loop of bare `$ref`s.
+    fn check_ref(&self, span: Span, text: &str, loc: &Loc, diags: &mut Diagnostics) {
+        if self.node(loc).is_none() {
+            diags.push(
+                Diagnostic::new(Code::ImportRefNowhere, span, format!("`$ref: {text}` points nowhere"))
+                    .label(format!("nothing at `{}` in that file", shown_pointer(&loc.pointer))),
+            );
+            return;
+        }
+        let mut seen = BTreeSet::new();
+        let mut at = loc.clone();
+        for _ in 0..MAX_HOPS {
+            if !seen.insert(at.clone()) {
+                diags.push(
+                    Diagnostic::new(Code::ImportRefCycle, span, format!("`$ref: {text}` starts a loop of references"))
+                        .label("following it comes back here")
+                        .help("one of the schemas on the loop must say what it is, not only refer on"),
+                );
+                return;
+            }
+            match self.node(&at).and_then(bare_ref).and_then(|r| self.follow(at.doc, r)) {
+                Some(next) => at = next,
+                None => return,
+            }
+        }
+    }
+
+    /// The node at `loc`, if there is one.
+    pub(super) fn node(&self, loc: &Loc) -> Option<&Node> {
+        self.docs.get(loc.doc)?.root.pointer(&loc.pointer)
+    }
+
+    /// Where a reference written in document `from` leads (files already read only).
+    pub(super) fn follow(&self, from: usize, text: &str) -> Option<Loc> {
+        let base = self.docs[from].path.parent()?.to_path_buf();
+        match split(text, &base)? {
+            Target::Local(None, pointer) => Some(Loc { doc: from, pointer }),
+            Target::Local(Some(file), pointer) => {
+                let doc = *self.by_path.get(&std::fs::canonicalize(file).ok()?)?;
+                Some(Loc { doc, pointer })
+            }
+            Target::Network => None,
+        }
+    }
+
+    /// Follows bare `$ref`s (a mapping whose only meaningful key is `$ref`) from `node` in
+    /// `loc`'s document to what they name: for parameters, responses, bodies and headers.
+    pub(super) fn deref<'a>(&'a self, mut loc: Loc, mut node: &'a Node) -> (Loc, &'a Node) {
+        for _ in 0..MAX_HOPS {
+            let Some(next) = bare_ref(node).and_then(|r| self.follow(loc.doc, r)) else { break };
+            let Some(target) = self.node(&next) else { break };
+            (loc, node) = (next, target);
+        }
+        (loc, node)
+    }
+}
+
+/// Reads and parses one file of the description.
+fn read_tree(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Option<Node>, ReadError> {
+    let Some(file) = parse::read(path, sources, diags)? else { return Ok(None) };
+    Ok(parse::yaml(sources, file, diags))
+}
+
+/// The target of a `$ref` written in a file of folder `base`; `None` when it is malformed.
+fn split(text: &str, base: &Path) -> Option<Target> {
+    if text.starts_with("//") || text.split_once(':').is_some_and(|(scheme, _)| is_scheme(scheme)) {
+        return Some(Target::Network);
+    }
+    let (file, fragment) = text.split_once('#').unwrap_or((text, ""));
+    let pointer = decode(fragment)?;
+    if !(pointer.is_empty() || pointer.starts_with('/')) {
+        return None;
+    }
+    let file = if file.is_empty() { None } else { Some(base.join(decode(file)?)) };
+    Some(Target::Local(file, pointer))
+}
+
+/// A URI scheme (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`), longer than one
+/// character so a Windows drive letter is not one.
+fn is_scheme(s: &str) -> bool {
+    s.len() > 1
+        && s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// Percent-decodes a reference part; `None` when the result is not UTF-8.
+fn decode(s: &str) -> Option<String> {
+    percent_encoding::percent_decode_str(s).decode_utf8().ok().map(|c| c.into_owned())
+}
+
+/// The pointer as written in messages: `#` for the whole file.
+pub(super) fn shown_pointer(pointer: &str) -> String {
+    format!("#{pointer}")
+}
+
+/// The target of a mapping that is only a reference (its other keys, if any, are
+/// annotations such as `description` or `summary`, which 3.0 ignores beside `$ref`).
+pub(super) fn bare_ref(node: &Node) -> Option<&str> {
+    let entries = node.as_map()?;
+    let target = node.get("$ref")?.as_str()?;
+    let annotations = ["$ref", "description", "summary"];
+    entries.iter().all(|(k, _)| k.as_str().is_some_and(|k| annotations.contains(&k))).then_some(target)
+}
+
+/// Every `$ref` string of a tree, with its span. Values that are data, not description
+/// (`example`, `examples`, `default`, `enum`, `const`, extensions), are not searched.
+fn collect_refs(node: &Node, out: &mut Vec<(Span, String)>) {
+    match &node.value {
+        Value::Map(entries) => {
+            for (k, v) in entries {
+                let key = k.as_str().unwrap_or_default();
+                if key == "$ref" {
+                    if let Some(text) = v.as_str() {
+                        out.push((v.span, text.to_owned()));
+                    }
+                } else if !is_data_key(key) {
+                    collect_refs(v, out);
+                }
+            }
+        }
+        Value::Seq(items) => items.iter().for_each(|i| collect_refs(i, out)),
+        _ => {}
+    }
+}
+
+/// Keys whose values are instance data or extensions, never descriptions with references.
+pub(super) fn is_data_key(key: &str) -> bool {
+    matches!(key, "example" | "examples" | "default" | "enum" | "const") || key.starts_with("x-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_split_into_file_and_pointer() {
+        let base = Path::new("/api");
+        assert!(matches!(split("https://x.org/a.yaml", base), Some(Target::Network)));
+        assert!(matches!(split("//x.org/a.yaml", base), Some(Target::Network)));
+        let Some(Target::Local(file, pointer)) = split("models/a%20b.yaml#/x~1y", base) else { panic!() };
+        assert_eq!(file.as_deref(), Some(Path::new("/api/models/a b.yaml")));
+        assert_eq!(pointer, "/x~1y");
+        assert!(matches!(split("#/components/schemas/A", base), Some(Target::Local(None, _))));
+        assert!(split("#nope", base).is_none());
+        assert!(matches!(split("C:x.yaml", base), Some(Target::Local(Some(_), _))));
+    }
+}

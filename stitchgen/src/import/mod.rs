@@ -1,0 +1,191 @@
+//! `stitchgen import`: an OpenAPI 3.0 or 3.1 description becomes a contract (DESIGN §8).
+//!
+//! read (every file its `$ref`s name) → gate → convert (schemas, operations) → write. Every
+//! lowering is a warning at its source; the summary counts what was imported and skipped.
+
+mod load;
+mod ops;
+mod schemas;
+mod write;
+
+use std::path::Path;
+
+use serde_json::{Map, Value as J};
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::parse::node::Node;
+use crate::source::{SourceMap, Span};
+use load::Docs;
+
+/// What the importer is asked for.
+#[derive(Clone, Debug, Default)]
+pub struct ImportOptions {
+    /// The contract's `service` (default: from the document's title, else its file name).
+    pub service: Option<String>,
+    /// Put every eligible endpoint on MCP and AGENT.
+    pub expose: bool,
+}
+
+/// What [`import`] read, found and wrote.
+#[derive(Debug)]
+pub struct Imported {
+    /// The files read, for rendering diagnostics.
+    pub sources: SourceMap,
+    /// Input errors and lowering warnings, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The contract's text; `None` when an input error stopped the import.
+    pub contract: Option<String>,
+    /// What was imported and what was not.
+    pub summary: Summary,
+}
+
+/// Counts of what was imported, and every skip with its reason.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Operations imported as they are.
+    pub imported: usize,
+    /// Operations imported with at least one lowering.
+    pub lowered: usize,
+    /// Operations and other constructs not imported: (JSON pointer, why).
+    pub skipped: Vec<(String, String)>,
+    /// Vendor extensions (`x-…`) in schemas, which the contract does not carry.
+    pub extensions: usize,
+    /// Endpoints left HTTP-only under `--expose`: (action, why).
+    pub http_only: Vec<(String, String)>,
+}
+
+impl Summary {
+    fn imported(&mut self, lowered: bool) {
+        if lowered { self.lowered += 1 } else { self.imported += 1 }
+    }
+
+    fn skip(&mut self, pointer: &str, why: String) {
+        self.skipped.push((load::shown_pointer(pointer), why));
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} operations imported, {} of them with lowerings (warned above); {} skipped",
+            self.imported + self.lowered,
+            self.lowered,
+            self.skipped.len()
+        )?;
+        for (pointer, why) in &self.skipped {
+            writeln!(f, "  skipped {pointer}: {why}")?;
+        }
+        if self.extensions > 0 {
+            writeln!(f, "{} vendor extensions (`x-…`) in schemas not carried over", self.extensions)?;
+        }
+        if !self.http_only.is_empty() {
+            writeln!(f, "{} endpoints stay HTTP-only:", self.http_only.len())?;
+            for (action, why) in &self.http_only {
+                writeln!(f, "  {action}: {why}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The lowering warnings of one import, and the count of dropped extensions.
+#[derive(Default)]
+pub(crate) struct Lowerings {
+    diags: Diagnostics,
+    extensions: usize,
+    count: usize,
+}
+
+impl Lowerings {
+    /// A lowering at `span`, whose source is at `pointer` in that file.
+    fn warn(&mut self, span: Span, pointer: &str, message: String) {
+        self.count += 1;
+        self.diags.push(
+            Diagnostic::new(Code::ImportLowered, span, message).note(format!("at {}", load::shown_pointer(pointer))),
+        );
+    }
+
+    fn extension(&mut self) {
+        self.extensions += 1;
+    }
+
+    fn count(&self) -> usize {
+        self.count
+    }
+}
+
+/// Reads the OpenAPI description at `entry` (and every file it refers to) and writes the
+/// contract. I/O failures on the entry are errors; everything wrong inside is a diagnostic.
+pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::Error> {
+    let mut sources = SourceMap::new();
+    let mut diags = Diagnostics::default();
+    let docs = Docs::load(entry, &mut sources, &mut diags)?;
+    let mut summary = Summary::default();
+    // Gate: nothing is converted from a description that is not whole.
+    let Some(version) = docs.as_ref().and_then(|d| version(&d.docs[0].root, &mut diags)) else {
+        return Ok(Imported { sources, diagnostics: diags.into_sorted(), contract: None, summary });
+    };
+    let docs = docs.expect("checked above");
+    let mut lowered = Lowerings::default();
+    let mut types = schemas::Schemas::new(&docs, version.starts_with("3.1"));
+    let mut endpoints = ops::Endpoints::new(&docs, &mut types);
+    endpoints.paths(&mut lowered, &mut summary);
+    let endpoints = std::mem::take(&mut endpoints.out);
+    let types = types.finish(&mut lowered);
+    summary.extensions = lowered.extensions;
+    let root = &docs.docs[0].root;
+    let service = options.service.clone().unwrap_or_else(|| service_name(root, entry));
+    let contract =
+        write::Contract { root, version: &version, entry, service, types, endpoints, expose: options.expose };
+    let text = contract.render(&mut summary).map_err(crate::Error::Emit)?;
+    diags.extend(lowered.diags);
+    Ok(Imported { sources, diagnostics: diags.into_sorted(), contract: Some(text), summary })
+}
+
+/// The OpenAPI version of a document the importer reads (`3.0.x`, `3.1.x`); reports any other.
+fn version(root: &Node, diags: &mut Diagnostics) -> Option<String> {
+    let written = |key| {
+        root.entry(key).map(|(k, v)| (k.span, v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_json().to_string())))
+    };
+    if let Some((span, v)) = written("openapi") {
+        if v.starts_with("3.0") || v.starts_with("3.1") {
+            return Some(v);
+        }
+        diags.push(
+            Diagnostic::new(Code::ImportUnsupportedVersion, span, format!("OpenAPI {v} is not read"))
+                .label("this version")
+                .help("the importer reads OpenAPI 3.0.x and 3.1.x"),
+        );
+    } else if let Some((span, v)) = written("swagger") {
+        diags.push(
+            Diagnostic::new(Code::ImportUnsupportedVersion, span, format!("Swagger {v} is not read"))
+                .label("Swagger 2.0 is the predecessor of OpenAPI 3")
+                .help("convert the document to OpenAPI 3.0 or 3.1 first"),
+        );
+    } else {
+        let span = root.span;
+        diags.push(
+            Diagnostic::new(Code::ImportNotOpenApi, span, "the document is not an OpenAPI description")
+                .label("no `openapi:` version at the top")
+                .help("give the entry document of an OpenAPI 3.0 or 3.1 description"),
+        );
+    }
+    None
+}
+
+/// A service name from `info.title` (else the file name), made a snake_case identifier.
+fn service_name(root: &Node, entry: &Path) -> String {
+    let title = root.get("info").and_then(|i| i.get("title")).and_then(Node::as_str);
+    let stem = entry.file_name().map(|f| f.to_string_lossy().split('.').next().unwrap_or_default().to_owned());
+    [title.map(str::to_owned), stem]
+        .into_iter()
+        .flatten()
+        .find_map(|s| crate::naming::snake_ident(&s))
+        .unwrap_or_else(|| "api".to_owned())
+}
+
+/// An ordered JSON object from pairs.
+fn object(pairs: impl IntoIterator<Item = (String, J)>) -> J {
+    J::Object(pairs.into_iter().collect::<Map<String, J>>())
+}

@@ -1,0 +1,453 @@
+//! OpenAPI operations → contract endpoints: the route, `params`, `input`, `output`, declared
+//! errors and the HTTP-only kinds, each lowering reported at its source.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value as J, json};
+
+use super::load::{Docs, Loc};
+use super::schemas::{Schemas, escape};
+use super::{Lowerings, Summary};
+use crate::naming;
+use crate::parse::node::Node;
+use crate::source::Span;
+
+/// The methods an endpoint can have, as OpenAPI spells them.
+const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
+/// Path item keys that are operations the DSL does not serve.
+const SKIPPED_METHODS: &[&str] = &["options", "trace", "query"];
+
+/// One operation being converted: where it is, and what it has become so far.
+struct Op<'a> {
+    loc: Loc,
+    /// The method key, where operation-wide lowerings are reported.
+    span: Span,
+    /// The path key, where route lowerings are reported.
+    path_span: Span,
+    node: &'a Node,
+    method: &'static str,
+    path: &'a str,
+}
+
+/// Converts every operation under `paths`, in document order.
+pub(super) struct Endpoints<'d, 's> {
+    docs: &'d Docs,
+    schemas: &'s mut Schemas<'d>,
+    actions: BTreeSet<String>,
+    routes: BTreeMap<(String, Vec<String>), String>,
+    /// The endpoints made, by action, in order.
+    pub(super) out: Vec<(String, J)>,
+}
+
+impl<'d, 's> Endpoints<'d, 's> {
+    /// An empty set of endpoints over `docs`, naming types in `schemas`.
+    pub(super) fn new(docs: &'d Docs, schemas: &'s mut Schemas<'d>) -> Self {
+        Endpoints { docs, schemas, actions: BTreeSet::new(), routes: BTreeMap::new(), out: Vec::new() }
+    }
+
+    /// Converts every path item of the entry document.
+    pub(super) fn paths(&mut self, lowered: &mut Lowerings, summary: &mut Summary) {
+        let docs = self.docs;
+        let Some(paths) = docs.docs[0].root.get("paths") else { return };
+        for (pk, item) in paths.as_map().unwrap_or_default() {
+            let path = pk.as_str().unwrap_or_default();
+            let at = Loc { doc: 0, pointer: format!("/paths/{}", escape(path)) };
+            let (at, item) = docs.deref(at, item);
+            let shared = item.get("parameters");
+            for (mk, op) in item.as_map().unwrap_or_default() {
+                let key = mk.as_str().unwrap_or_default();
+                let pointer = format!("{}/{}", at.pointer, escape(key));
+                if let Some(method) = METHODS.iter().find(|m| **m == key) {
+                    let op = Op {
+                        loc: Loc { doc: at.doc, pointer },
+                        span: mk.span,
+                        path_span: pk.span,
+                        node: op,
+                        method,
+                        path,
+                    };
+                    self.operation(&op, shared, lowered, summary);
+                } else if SKIPPED_METHODS.contains(&key) {
+                    summary
+                        .skip(&pointer, format!("{} operations are answered by the server itself", key.to_uppercase()));
+                }
+            }
+        }
+        for (key, reason) in [("webhooks", "webhooks are requests the API sends, not routes it serves")] {
+            for (name, _) in docs.docs[0].root.get(key).and_then(Node::as_map).unwrap_or_default() {
+                summary.skip(&format!("/{key}/{}", escape(name.as_str().unwrap_or_default())), reason.into());
+            }
+        }
+    }
+
+    fn operation(&mut self, op: &Op<'d>, shared: Option<&'d Node>, lowered: &mut Lowerings, summary: &mut Summary) {
+        let before = lowered.count();
+        let (route, path_names) = route(op.path);
+        let shape: Vec<String> =
+            route.split('/').map(|s| if s.starts_with(':') { ":".into() } else { s.into() }).collect();
+        let key = (op.method.to_owned(), shape);
+        if let Some(first) = self.routes.get(&key) {
+            summary
+                .skip(&op.loc.pointer, format!("its route is the route of `{first}` (parameters match any segment)"));
+            return;
+        }
+        if op.path.len() > 1 && op.path.ends_with('/') {
+            lowered.warn(op.path_span, &op.loc.pointer, format!("`{}`: the trailing `/` is dropped", op.path));
+        }
+        for seg in op.path.split('/').filter(|s| s.contains('{') && !(s.starts_with('{') && s.ends_with('}'))) {
+            lowered.warn(
+                op.path_span,
+                &op.loc.pointer,
+                format!("`{seg}`: a parameter takes its whole segment, text around it included"),
+            );
+        }
+        for (written, ident) in &path_names {
+            if written != ident {
+                lowered.warn(
+                    op.path_span,
+                    &op.loc.pointer,
+                    format!("path parameter `{{{written}}}` is named `{ident}`"),
+                );
+            }
+        }
+        let action = self.action(op);
+        let mut e = Map::new();
+        e.insert("method".into(), J::String(op.method.to_uppercase()));
+        e.insert("path".into(), J::String(route));
+        e.insert("desc".into(), J::String(desc(op)));
+        let params = self.parameters(op, shared);
+        self.params_and_query(op, &params, &path_names, &mut e, lowered);
+        self.body(op, &mut e, lowered);
+        self.responses(op, &mut e, lowered);
+        self.routes.insert(key, action.clone());
+        summary.imported(lowered.count() > before);
+        self.out.push((action, J::Object(e)));
+    }
+
+    /// The action: the `operationId` made an identifier, else method and path; unique.
+    fn action(&mut self, op: &Op<'_>) -> String {
+        let id = op.node.get("operationId").and_then(Node::as_str).and_then(naming::snake_ident);
+        let base = id
+            .or_else(|| naming::snake_ident(&format!("{} {}", op.method, op.path)))
+            .unwrap_or_else(|| op.method.to_owned());
+        let mut name = base.clone();
+        let mut n = 2;
+        while !self.actions.insert(name.clone()) || naming::RESERVED_MODULES.contains(&name.as_str()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// The path item's and the operation's parameters, the operation's winning on (name, in).
+    fn parameters(&self, op: &Op<'d>, shared: Option<&'d Node>) -> Vec<(Loc, &'d Node)> {
+        let mut out: Vec<(Loc, &Node)> = Vec::new();
+        let item = op.loc.pointer.rsplit_once('/').map_or("", |(item, _)| item);
+        for (list, base) in [(shared, item), (op.node.get("parameters"), op.loc.pointer.as_str())] {
+            for (i, p) in list.and_then(Node::as_seq).unwrap_or_default().iter().enumerate() {
+                let loc = Loc { doc: op.loc.doc, pointer: format!("{base}/parameters/{i}") };
+                let (loc, p) = self.docs.deref(loc, p);
+                out.retain(|(_, q)| param_id(q) != param_id(p));
+                out.push((loc, p));
+            }
+        }
+        out
+    }
+
+    /// Path parameters → `params`; query parameters → `input` where the method reads its input
+    /// from the query; the others are lowered with a warning.
+    fn params_and_query(
+        &mut self,
+        op: &Op<'_>,
+        params: &[(Loc, &Node)],
+        path_names: &[(String, String)],
+        e: &mut Map<String, J>,
+        lowered: &mut Lowerings,
+    ) {
+        let mut path_props = Map::new();
+        let mut query = Map::new();
+        let mut required = Vec::new();
+        let query_input = matches!(op.method, "get" | "delete" | "head");
+        for (loc, p) in params {
+            let name = p.get("name").and_then(Node::as_str).unwrap_or_default();
+            let place = p.get("in").and_then(Node::as_str).unwrap_or_default();
+            match place {
+                "path" => {
+                    let Some((_, ident)) = path_names.iter().find(|(w, _)| w == name) else {
+                        lowered.warn(
+                            p.span,
+                            &loc.pointer,
+                            format!("path parameter `{name}` is not in the path, dropped"),
+                        );
+                        continue;
+                    };
+                    let schema = self.param_schema(loc, p, lowered);
+                    let schema = scalar_or_string(schema, p, &loc.pointer, lowered);
+                    path_props.insert(ident.clone(), schema);
+                }
+                "query" if query_input => {
+                    if path_names.iter().any(|(_, ident)| ident == name) {
+                        lowered.warn(
+                            p.span,
+                            &loc.pointer,
+                            format!("query parameter `{name}` has a path parameter's name, dropped"),
+                        );
+                        continue;
+                    }
+                    let schema = self.param_schema(loc, p, lowered);
+                    if p.get("required").and_then(Node::as_bool) == Some(true) {
+                        required.push(J::String(name.to_owned()));
+                    }
+                    query.insert(name.to_owned(), schema);
+                }
+                "query" => lowered.warn(
+                    p.span,
+                    &loc.pointer,
+                    format!(
+                        "query parameter `{name}` beside a request body is not read: {} input is the body",
+                        op.method.to_uppercase()
+                    ),
+                ),
+                "header" | "cookie" => lowered.warn(
+                    p.span,
+                    &loc.pointer,
+                    format!("{place} parameter `{name}` is not read: the contract declares path, query and body only"),
+                ),
+                _ => lowered.warn(p.span, &loc.pointer, format!("parameter `{name}` in `{place}` is not read")),
+            }
+        }
+        for (_, ident) in path_names {
+            path_props.entry(ident.clone()).or_insert_with(|| json!({ "type": "string" }));
+        }
+        if !path_props.is_empty() {
+            let names: Vec<J> = path_props.keys().cloned().map(J::String).collect();
+            e.insert("params".into(), json!({ "type": "object", "required": names, "properties": path_props }));
+        }
+        if !query.is_empty() {
+            let mut input = json!({ "type": "object", "properties": query });
+            if !required.is_empty() {
+                input["required"] = J::Array(required);
+            }
+            e.insert("input".into(), input);
+        }
+    }
+
+    /// A parameter's schema, from `schema` or from `content`'s one media type.
+    fn param_schema(&mut self, loc: &Loc, p: &Node, lowered: &mut Lowerings) -> J {
+        let (schema, at) = match (p.get("schema"), p.get("content").and_then(Node::as_map).and_then(|c| c.first())) {
+            (Some(s), _) => (s, format!("{}/schema", loc.pointer)),
+            (None, Some((media, m))) if m.get("schema").is_some() => {
+                let media = media.as_str().unwrap_or_default();
+                (m.get("schema").unwrap_or(p), format!("{}/content/{}/schema", loc.pointer, escape(media)))
+            }
+            _ => return json!({ "type": "string" }),
+        };
+        let mut out = self.schemas.schema(loc.doc, schema, &at, lowered);
+        if let (Some(d), J::Object(map)) = (p.get("description").and_then(Node::as_str), &mut out) {
+            map.entry("description").or_insert_with(|| J::String(d.to_owned()));
+        }
+        out
+    }
+
+    /// A JSON request body → `input`.
+    fn body(&mut self, op: &Op<'_>, e: &mut Map<String, J>, lowered: &mut Lowerings) {
+        let Some(body) = op.node.get("requestBody") else { return };
+        let at = Loc { doc: op.loc.doc, pointer: format!("{}/requestBody", op.loc.pointer) };
+        let (at, body) = self.docs.deref(at, body);
+        if !matches!(op.method, "post" | "put" | "patch") {
+            lowered.warn(body.span, &at.pointer, format!("a request body on {} is not read", op.method.to_uppercase()));
+            return;
+        }
+        let content = body.get("content").and_then(Node::as_map).unwrap_or_default();
+        let Some((media, m)) = content.iter().find(|(k, _)| k.as_str().is_some_and(is_json)) else {
+            if let Some((media, _)) = content.first() {
+                let media = media.as_str().unwrap_or_default();
+                lowered.warn(
+                    body.span,
+                    &at.pointer,
+                    format!("a `{media}` request body is not read: only JSON bodies are"),
+                );
+            }
+            return;
+        };
+        let pointer = format!("{}/content/{}/schema", at.pointer, escape(media.as_str().unwrap_or_default()));
+        let schema = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(at.doc, s, &pointer, lowered));
+        if body.get("required").and_then(Node::as_bool) != Some(true) {
+            lowered.warn(body.span, &at.pointer, "an optional request body is read as required".into());
+        }
+        e.insert("input".into(), schema);
+    }
+
+    /// The success response → `output` (and `responseMeta`); error statuses → `errors`.
+    fn responses(&mut self, op: &Op<'_>, e: &mut Map<String, J>, lowered: &mut Lowerings) {
+        let at = format!("{}/responses", op.loc.pointer);
+        let responses = op.node.get("responses").and_then(Node::as_map).unwrap_or_default();
+        let mut success: Vec<(u16, Loc, &Node)> = Vec::new();
+        let mut errors = BTreeSet::new();
+        for (k, r) in responses {
+            let status = k.as_str().unwrap_or_default();
+            let Some(code) = status_code(status) else { continue };
+            let loc = Loc { doc: op.loc.doc, pointer: format!("{at}/{}", escape(status)) };
+            let (loc, r) = self.docs.deref(loc, r);
+            if (200..300).contains(&code) {
+                success.push((code, loc, r));
+            } else if code >= 400 {
+                // The first registry code with the status: BAD_REQUEST, not VALIDATION_ERROR, for 400.
+                match stitchgen_runtime::ErrorCode::ALL.iter().find(|c| c.status() == code) {
+                    Some(c) => {
+                        errors.insert(c.name());
+                    }
+                    None => lowered.warn(
+                        k.span,
+                        &loc.pointer,
+                        format!("status {status} has no error code in the registry; not listed"),
+                    ),
+                }
+            }
+        }
+        success.sort_by_key(|(code, _, _)| *code);
+        if success.len() > 1 {
+            lowered.warn(
+                op.span,
+                &at,
+                format!("several success responses; the lowest, {}, is the answer", success[0].0),
+            );
+        }
+        if let Some((code, loc, r)) = success.first() {
+            self.success(*code, loc, r, e, lowered);
+        } else if let Some(r) = op.node.get("responses").and_then(|rs| rs.get("default")) {
+            let loc = Loc { doc: op.loc.doc, pointer: format!("{at}/default") };
+            let (loc, r) = self.docs.deref(loc, r);
+            lowered.warn(r.span, &loc.pointer, "no success response: `default` is read as the 200 answer".into());
+            self.success(200, &loc, r, e, lowered);
+        }
+        if !errors.is_empty() {
+            e.insert("errors".into(), J::Array(errors.into_iter().map(|c| J::String(c.into())).collect()));
+        }
+    }
+
+    /// One success response: its JSON schema, its status when not 200, and its headers.
+    fn success(&mut self, code: u16, loc: &Loc, r: &Node, e: &mut Map<String, J>, lowered: &mut Lowerings) {
+        let content = r.get("content").and_then(Node::as_map).unwrap_or_default();
+        let json_media = content.iter().find(|(k, _)| k.as_str().is_some_and(is_json));
+        let mut has_output = false;
+        if let Some((media, m)) = json_media {
+            let pointer = format!("{}/content/{}/schema", loc.pointer, escape(media.as_str().unwrap_or_default()));
+            let schema =
+                m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(loc.doc, s, &pointer, lowered));
+            if code == 204 || code == 205 {
+                lowered.warn(r.span, &loc.pointer, format!("a {code} response has no body; its schema is dropped"));
+            } else {
+                e.insert("output".into(), schema);
+                has_output = true;
+            }
+        } else if let Some((media, _)) = content.first() {
+            let media = media.as_str().unwrap_or_default();
+            lowered.warn(r.span, &loc.pointer, format!("a `{media}` response is not read: only JSON answers are"));
+        }
+        let headers = self.headers(loc, r);
+        // Without `responseMeta` an endpoint answers 200 with output and 204 without.
+        let implied = if has_output { 200 } else { 204 };
+        if code != implied || !headers.is_empty() {
+            let mut meta = json!({ "status": code });
+            if !headers.is_empty() {
+                meta["headers"] = J::Object(headers);
+            }
+            e.insert("responseMeta".into(), meta);
+        }
+    }
+
+    /// A response's headers: name → `{desc, required}`.
+    fn headers(&self, loc: &Loc, r: &Node) -> Map<String, J> {
+        let mut out = Map::new();
+        for (k, h) in r.get("headers").and_then(Node::as_map).unwrap_or_default() {
+            let name = k.as_str().unwrap_or_default();
+            let hloc = Loc { doc: loc.doc, pointer: format!("{}/headers/{}", loc.pointer, escape(name)) };
+            let (_, h) = self.docs.deref(hloc, h);
+            let mut header = Map::new();
+            if let Some(d) = h.get("description").and_then(Node::as_str).filter(|d| !d.trim().is_empty()) {
+                header.insert("desc".into(), J::String(d.trim().to_owned()));
+            }
+            if h.get("required").and_then(Node::as_bool) == Some(true) {
+                header.insert("required".into(), J::Bool(true));
+            }
+            out.insert(name.to_owned(), J::Object(header));
+        }
+        out
+    }
+}
+
+/// What makes two parameters the same one: name and place.
+fn param_id(p: &Node) -> (Option<&str>, Option<&str>) {
+    (p.get("name").and_then(Node::as_str), p.get("in").and_then(Node::as_str))
+}
+
+/// The contract route of an OpenAPI path, and each parameter's written name with the
+/// identifier it became. A parameter sharing its segment with text takes the whole segment.
+fn route(path: &str) -> (String, Vec<(String, String)>) {
+    let mut names = Vec::new();
+    let mut segs = Vec::new();
+    for seg in path.trim_end_matches('/').split('/').skip(1) {
+        match (seg.find('{'), seg.find('}')) {
+            (Some(open), Some(close)) if open < close => {
+                let written = &seg[open + 1..close];
+                let ident = param_ident(written, &names);
+                segs.push(format!(":{ident}"));
+                names.push((written.to_owned(), ident));
+            }
+            _ => segs.push(seg.to_owned()),
+        }
+    }
+    (format!("/{}", segs.join("/")), names)
+}
+
+/// A path parameter name the DSL accepts (`^[A-Za-z_][A-Za-z0-9_]*$`), unique in its route.
+fn param_ident(written: &str, taken: &[(String, String)]) -> String {
+    let mut ident: String = written.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    if !ident.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        ident.insert(0, 'p');
+    }
+    let base = ident.clone();
+    let mut n = 2;
+    while taken.iter().any(|(_, i)| *i == ident) {
+        ident = format!("{base}_{n}");
+        n += 1;
+    }
+    ident
+}
+
+/// A path parameter must be a scalar; anything else is read as a string.
+fn scalar_or_string(schema: J, p: &Node, pointer: &str, lowered: &mut Lowerings) -> J {
+    let scalar = match schema.get("type") {
+        Some(J::String(t)) => matches!(t.as_str(), "string" | "integer" | "number" | "boolean"),
+        _ => schema.get("enum").is_some() || schema.get("$ref").is_some(),
+    };
+    if scalar {
+        return schema;
+    }
+    lowered.warn(p.span, pointer, "a path parameter that is not a scalar is read as a string".into());
+    json!({ "type": "string" })
+}
+
+/// The endpoint's `desc`: the summary, else the description, else method and path.
+fn desc(op: &Op<'_>) -> String {
+    let text = |k| op.node.get(k).and_then(Node::as_str).map(str::trim).filter(|s| !s.is_empty());
+    text("summary")
+        .or_else(|| text("description"))
+        .map_or_else(|| format!("{} {}", op.method.to_uppercase(), op.path), str::to_owned)
+}
+
+/// A status key as a number: `201`, or `2XX` read as its first status.
+fn status_code(status: &str) -> Option<u16> {
+    match status.as_bytes() {
+        [d, b'X' | b'x', b'X' | b'x'] if d.is_ascii_digit() => Some(u16::from(d - b'0') * 100),
+        _ => status.parse().ok(),
+    }
+}
+
+/// Whether a media type is JSON (`application/json`, `application/problem+json`, with
+/// parameters or not).
+fn is_json(media: &str) -> bool {
+    let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json" || essence.ends_with("+json") || essence == "*/*"
+}
