@@ -50,6 +50,16 @@ fn rendered(imported: &Imported) -> String {
     diag::render_all_for(&imported.diagnostics, &imported.sources, ColorChoice::Never, "import")
 }
 
+/// What a user sees: the written contract (when there is one), the diagnostics, the summary.
+fn report(imported: &Imported) -> String {
+    match &imported.contract {
+        Some(contract) => {
+            format!("{contract}\n--- warnings ---\n{}\n--- summary ---\n{}", rendered(imported), imported.summary)
+        }
+        None => rendered(imported),
+    }
+}
+
 /// Checks the written contract; panics with the rendered errors when it does not pass.
 fn check_clean(name: &str, contract: &str) -> stitchgen::Checked {
     let checked = stitchgen::check_source(&format!("{name}.stitch.yaml"), contract);
@@ -90,7 +100,7 @@ fn diagnostics_fixtures_give_their_code() {
             check_clean(&name, imported.contract.as_deref().unwrap());
         }
         insta::with_settings!({ snapshot_path => "snapshots/import", prepend_module_to_snapshot => false, omit_expression => true }, {
-            insta::assert_snapshot!(name.clone(), text);
+            insta::assert_snapshot!(name.clone(), report(&imported));
         });
     }
 }

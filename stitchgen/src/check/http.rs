@@ -22,7 +22,7 @@ pub(crate) enum Seg {
 }
 
 /// Characters a literal path segment may hold without percent-encoding (RFC 3986 pchar).
-fn is_pchar(c: char) -> bool {
+pub(crate) fn is_pchar(c: char) -> bool {
     c.is_ascii_alphanumeric() || "-._~!$&'()+,;=:@".contains(c)
 }
 

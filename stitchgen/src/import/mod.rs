@@ -3,6 +3,7 @@
 //! read (every file its `$ref`s name) → gate → convert (schemas, operations) → write. Every
 //! lowering is a warning at its source; the summary counts what was imported and skipped.
 
+mod fit;
 mod load;
 mod ops;
 mod schemas;
@@ -42,10 +43,11 @@ pub struct Imported {
 /// Counts of what was imported, and every skip with its reason.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// Operations imported as they are.
+    /// Operations imported.
     pub imported: usize,
-    /// Operations imported with at least one lowering.
-    pub lowered: usize,
+    /// The actions of those imported with at least one lowering of their own (lowerings in
+    /// shared types are counted by the warnings, not here).
+    pub lowered: std::collections::BTreeSet<String>,
     /// Operations and other constructs not imported: (JSON pointer, why).
     pub skipped: Vec<(String, String)>,
     /// Vendor extensions (`x-…`) in schemas, which the contract does not carry.
@@ -55,8 +57,11 @@ pub struct Summary {
 }
 
 impl Summary {
-    fn imported(&mut self, lowered: bool) {
-        if lowered { self.lowered += 1 } else { self.imported += 1 }
+    fn imported(&mut self, action: &str, lowered: bool) {
+        self.imported += 1;
+        if lowered {
+            self.lowered.insert(action.to_owned());
+        }
     }
 
     fn skip(&mut self, pointer: &str, why: String) {
@@ -69,8 +74,8 @@ impl std::fmt::Display for Summary {
         writeln!(
             f,
             "{} operations imported, {} of them with lowerings (warned above); {} skipped",
-            self.imported + self.lowered,
-            self.lowered,
+            self.imported,
+            self.lowered.len(),
             self.skipped.len()
         )?;
         for (pointer, why) in &self.skipped {
@@ -89,12 +94,29 @@ impl std::fmt::Display for Summary {
     }
 }
 
-/// The lowering warnings of one import, and the count of dropped extensions.
+/// A rule of the contract checked once the whole contract is converted (it needs the types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    /// The `default` of the schema at `out` must satisfy that schema.
+    Default,
+    /// The query field schema at `out` must be a scalar or an array of scalars.
+    QueryField,
+    /// The path parameter schema at `out` must be a scalar.
+    PathParam,
+    /// Every `required` name of the composed object schema at `out` must be declared.
+    Required,
+    /// No path parameter of the endpoint at `out` may share its name with an input key.
+    ParamNames,
+}
+
+/// The lowering warnings of one import, the count of dropped extensions, and the rules left
+/// to check on the converted contract, each with its source.
 #[derive(Default)]
 pub(crate) struct Lowerings {
     diags: Diagnostics,
     extensions: usize,
     count: usize,
+    pending: Vec<(Pending, Span, String, String)>,
 }
 
 impl Lowerings {
@@ -104,6 +126,16 @@ impl Lowerings {
         self.diags.push(
             Diagnostic::new(Code::ImportLowered, span, message).note(format!("at {}", load::shown_pointer(pointer))),
         );
+    }
+
+    /// A rule to check at `out` in the contract, reported at `span` (`pointer`) when it fails.
+    fn pending(&mut self, rule: Pending, span: Span, pointer: &str, out: &str) {
+        self.pending.push((rule, span, pointer.to_owned(), out.to_owned()));
+    }
+
+    /// The `default` of the schema at `out` is checked against that schema.
+    fn pending_default(&mut self, span: Span, pointer: &str, out: &str) {
+        self.pending(Pending::Default, span, pointer, out);
     }
 
     fn extension(&mut self) {
@@ -136,8 +168,9 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
     summary.extensions = lowered.extensions;
     let root = &docs.docs[0].root;
     let service = options.service.clone().unwrap_or_else(|| service_name(root, entry));
-    let contract =
-        write::Contract { root, version: &version, entry, service, types, endpoints, expose: options.expose };
+    let mut body = serde_json::json!({ "types": object(types), "endpoints": object(endpoints) });
+    summary.lowered.extend(fit::fit(&mut body, &mut lowered));
+    let contract = write::Contract { root, version: &version, entry, service, body, expose: options.expose };
     let text = contract.render(&mut summary).map_err(crate::Error::Emit)?;
     diags.extend(lowered.diags);
     Ok(Imported { sources, diagnostics: diags.into_sorted(), contract: Some(text), summary })

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value as J, json};
 
 use super::load::{Docs, Loc};
-use super::schemas::{Schemas, escape};
-use super::{Lowerings, Summary};
+use super::schemas::{At, Schemas, escape};
+use super::{Lowerings, Pending, Summary};
 use crate::naming;
 use crate::parse::node::Node;
 use crate::source::Span;
@@ -24,6 +24,8 @@ struct Op<'a> {
     span: Span,
     /// The path key, where route lowerings are reported.
     path_span: Span,
+    /// The endpoint's JSON pointer in the contract (empty until the action is named).
+    out: String,
     node: &'a Node,
     method: &'static str,
     path: &'a str,
@@ -58,14 +60,9 @@ impl<'d, 's> Endpoints<'d, 's> {
                 let key = mk.as_str().unwrap_or_default();
                 let pointer = format!("{}/{}", at.pointer, escape(key));
                 if let Some(method) = METHODS.iter().find(|m| **m == key) {
-                    let op = Op {
-                        loc: Loc { doc: at.doc, pointer },
-                        span: mk.span,
-                        path_span: pk.span,
-                        node: op,
-                        method,
-                        path,
-                    };
+                    // Some descriptions keep each operation in a file of its own, behind a `$ref`.
+                    let (loc, op) = docs.deref(Loc { doc: at.doc, pointer }, op);
+                    let op = Op { loc, span: mk.span, path_span: pk.span, out: String::new(), node: op, method, path };
                     self.operation(&op, shared, lowered, summary);
                 } else if SKIPPED_METHODS.contains(&key) {
                     summary
@@ -82,7 +79,19 @@ impl<'d, 's> Endpoints<'d, 's> {
 
     fn operation(&mut self, op: &Op<'d>, shared: Option<&'d Node>, lowered: &mut Lowerings, summary: &mut Summary) {
         let before = lowered.count();
-        let (route, path_names) = route(op.path);
+        let path = match op.path.split_once('#') {
+            Some((path, fragment)) => {
+                let why = format!("`#{fragment}` is not part of a URL path and is dropped");
+                lowered.warn(op.path_span, &op.loc.pointer, why);
+                path
+            }
+            None => op.path,
+        };
+        if let Some(why) = unroutable(path) {
+            summary.skip(&op.loc.pointer, why);
+            return;
+        }
+        let (route, path_names) = route(path);
         let shape: Vec<String> =
             route.split('/').map(|s| if s.starts_with(':') { ":".into() } else { s.into() }).collect();
         let key = (op.method.to_owned(), shape);
@@ -111,6 +120,7 @@ impl<'d, 's> Endpoints<'d, 's> {
             }
         }
         let action = self.action(op);
+        let op = &Op { loc: op.loc.clone(), out: format!("/endpoints/{}", escape(&action)), ..*op };
         let mut e = Map::new();
         e.insert("method".into(), J::String(op.method.to_uppercase()));
         e.insert("path".into(), J::String(route));
@@ -119,8 +129,9 @@ impl<'d, 's> Endpoints<'d, 's> {
         self.params_and_query(op, &params, &path_names, &mut e, lowered);
         self.body(op, &mut e, lowered);
         self.responses(op, &mut e, lowered);
+        lowered.pending(Pending::ParamNames, op.span, &op.loc.pointer, &op.out);
         self.routes.insert(key, action.clone());
-        summary.imported(lowered.count() > before);
+        summary.imported(&action, lowered.count() > before);
         self.out.push((action, J::Object(e)));
     }
 
@@ -181,9 +192,9 @@ impl<'d, 's> Endpoints<'d, 's> {
                         );
                         continue;
                     };
-                    let schema = self.param_schema(loc, p, lowered);
-                    let schema = scalar_or_string(schema, p, &loc.pointer, lowered);
-                    path_props.insert(ident.clone(), schema);
+                    let out = format!("{}/params/properties/{}", op.out, escape(ident));
+                    lowered.pending(Pending::PathParam, p.span, &loc.pointer, &out);
+                    path_props.insert(ident.clone(), self.param_schema(loc, p, out, lowered));
                 }
                 "query" if query_input => {
                     if path_names.iter().any(|(_, ident)| ident == name) {
@@ -194,7 +205,9 @@ impl<'d, 's> Endpoints<'d, 's> {
                         );
                         continue;
                     }
-                    let schema = self.param_schema(loc, p, lowered);
+                    let out = format!("{}/input/properties/{}", op.out, escape(name));
+                    lowered.pending(Pending::QueryField, p.span, &loc.pointer, &out);
+                    let schema = self.param_schema(loc, p, out, lowered);
                     if p.get("required").and_then(Node::as_bool) == Some(true) {
                         required.push(J::String(name.to_owned()));
                     }
@@ -233,7 +246,7 @@ impl<'d, 's> Endpoints<'d, 's> {
     }
 
     /// A parameter's schema, from `schema` or from `content`'s one media type.
-    fn param_schema(&mut self, loc: &Loc, p: &Node, lowered: &mut Lowerings) -> J {
+    fn param_schema(&mut self, loc: &Loc, p: &Node, out: String, lowered: &mut Lowerings) -> J {
         let (schema, at) = match (p.get("schema"), p.get("content").and_then(Node::as_map).and_then(|c| c.first())) {
             (Some(s), _) => (s, format!("{}/schema", loc.pointer)),
             (None, Some((media, m))) if m.get("schema").is_some() => {
@@ -242,11 +255,11 @@ impl<'d, 's> Endpoints<'d, 's> {
             }
             _ => return json!({ "type": "string" }),
         };
-        let mut out = self.schemas.schema(loc.doc, schema, &at, lowered);
-        if let (Some(d), J::Object(map)) = (p.get("description").and_then(Node::as_str), &mut out) {
+        let mut schema = self.schemas.schema(schema, &At { doc: loc.doc, src: at, out }, lowered);
+        if let (Some(d), J::Object(map)) = (p.get("description").and_then(Node::as_str), &mut schema) {
             map.entry("description").or_insert_with(|| J::String(d.to_owned()));
         }
-        out
+        schema
     }
 
     /// A JSON request body → `input`.
@@ -271,7 +284,8 @@ impl<'d, 's> Endpoints<'d, 's> {
             return;
         };
         let pointer = format!("{}/content/{}/schema", at.pointer, escape(media.as_str().unwrap_or_default()));
-        let schema = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(at.doc, s, &pointer, lowered));
+        let place = At { doc: at.doc, src: pointer, out: format!("{}/input", op.out) };
+        let schema = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(s, &place, lowered));
         if body.get("required").and_then(Node::as_bool) != Some(true) {
             lowered.warn(body.span, &at.pointer, "an optional request body is read as required".into());
         }
@@ -314,12 +328,12 @@ impl<'d, 's> Endpoints<'d, 's> {
             );
         }
         if let Some((code, loc, r)) = success.first() {
-            self.success(*code, loc, r, e, lowered);
+            self.success(&op.out, *code, loc, r, e, lowered);
         } else if let Some(r) = op.node.get("responses").and_then(|rs| rs.get("default")) {
             let loc = Loc { doc: op.loc.doc, pointer: format!("{at}/default") };
             let (loc, r) = self.docs.deref(loc, r);
             lowered.warn(r.span, &loc.pointer, "no success response: `default` is read as the 200 answer".into());
-            self.success(200, &loc, r, e, lowered);
+            self.success(&op.out, 200, &loc, r, e, lowered);
         }
         if !errors.is_empty() {
             e.insert("errors".into(), J::Array(errors.into_iter().map(|c| J::String(c.into())).collect()));
@@ -327,14 +341,16 @@ impl<'d, 's> Endpoints<'d, 's> {
     }
 
     /// One success response: its JSON schema, its status when not 200, and its headers.
-    fn success(&mut self, code: u16, loc: &Loc, r: &Node, e: &mut Map<String, J>, lowered: &mut Lowerings) {
+    fn success(&mut self, base: &str, code: u16, loc: &Loc, r: &Node, e: &mut Map<String, J>, lowered: &mut Lowerings) {
         let content = r.get("content").and_then(Node::as_map).unwrap_or_default();
         let json_media = content.iter().find(|(k, _)| k.as_str().is_some_and(is_json));
         let mut has_output = false;
         if let Some((media, m)) = json_media {
             let pointer = format!("{}/content/{}/schema", loc.pointer, escape(media.as_str().unwrap_or_default()));
-            let schema =
-                m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(loc.doc, s, &pointer, lowered));
+            let schema = m.get("schema").map_or_else(
+                || json!({}),
+                |s| self.schemas.schema(s, &At { doc: loc.doc, src: pointer, out: format!("{base}/output") }, lowered),
+            );
             if code == 204 || code == 205 {
                 lowered.warn(r.span, &loc.pointer, format!("a {code} response has no body; its schema is dropped"));
             } else {
@@ -401,6 +417,28 @@ fn route(path: &str) -> (String, Vec<(String, String)>) {
     (format!("/{}", segs.join("/")), names)
 }
 
+/// Why a path cannot be a route, if it cannot: a literal segment must be URL path text that
+/// does not read as a parameter or wildcard.
+fn unroutable(path: &str) -> Option<String> {
+    if !path.starts_with('/') {
+        return Some(format!("the path `{path}` does not start with `/`"));
+    }
+    let trimmed = path.trim_end_matches('/');
+    for seg in trimmed.split('/').skip(1) {
+        let literal = seg.split(['{', '}']).step_by(2).collect::<String>();
+        if seg.is_empty() {
+            return Some(format!("the path `{path}` has an empty segment"));
+        }
+        if let Some(c) = literal.chars().find(|c| !crate::check::http::is_pchar(*c)) {
+            return Some(format!("the path segment `{seg}` holds `{c}`, which a route cannot match"));
+        }
+        if !seg.starts_with('{') && (seg.starts_with(':') || seg.starts_with('*')) {
+            return Some(format!("the path segment `{seg}` would read as a parameter"));
+        }
+    }
+    None
+}
+
 /// A path parameter name the DSL accepts (`^[A-Za-z_][A-Za-z0-9_]*$`), unique in its route.
 fn param_ident(written: &str, taken: &[(String, String)]) -> String {
     let mut ident: String = written.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
@@ -414,19 +452,6 @@ fn param_ident(written: &str, taken: &[(String, String)]) -> String {
         n += 1;
     }
     ident
-}
-
-/// A path parameter must be a scalar; anything else is read as a string.
-fn scalar_or_string(schema: J, p: &Node, pointer: &str, lowered: &mut Lowerings) -> J {
-    let scalar = match schema.get("type") {
-        Some(J::String(t)) => matches!(t.as_str(), "string" | "integer" | "number" | "boolean"),
-        _ => schema.get("enum").is_some() || schema.get("$ref").is_some(),
-    };
-    if scalar {
-        return schema;
-    }
-    lowered.warn(p.span, pointer, "a path parameter that is not a scalar is read as a string".into());
-    json!({ "type": "string" })
 }
 
 /// The endpoint's `desc`: the summary, else the description, else method and path.

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as J, json};
 
-use super::Lowerings;
 use super::load::{Docs, Loc};
+use super::{Lowerings, Pending};
 use crate::naming;
 use crate::parse::node::{Node, Value};
 use crate::schema::{SUPPORTED, TYPE_NAMES, TYPES_PREFIX};
@@ -15,6 +15,28 @@ use crate::schema::{SUPPORTED, TYPE_NAMES, TYPES_PREFIX};
 const ONE_SCHEMA: &[&str] = &["items", "additionalProperties"];
 /// Keywords whose value is a list of schemas.
 const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf"];
+
+/// Where a schema is: its document and pointer there, and where it is written in the contract.
+#[derive(Clone, Debug)]
+pub(super) struct At {
+    /// The document it is read from.
+    pub(super) doc: usize,
+    /// Its JSON pointer in that document.
+    pub(super) src: String,
+    /// Its JSON pointer in the written contract.
+    pub(super) out: String,
+}
+
+impl At {
+    /// The place of a keyword or child: `src_token` in the source, `out_token` in the contract.
+    pub(super) fn child(&self, src_token: &str, out_token: &str) -> At {
+        At {
+            doc: self.doc,
+            src: format!("{}/{}", self.src, escape(src_token)),
+            out: format!("{}/{}", self.out, escape(out_token)),
+        }
+    }
+}
 
 /// The shared types found so far, named, in the order first met, and their converted bodies.
 pub(super) struct Schemas<'d> {
@@ -77,8 +99,9 @@ impl<'d> Schemas<'d> {
         while next < self.order.len() {
             let loc = self.order[next].clone();
             let name = self.names[&loc].clone();
+            let at = At { doc: loc.doc, src: loc.pointer.clone(), out: format!("/types/{}", escape(&name)) };
             let body = match self.docs.node(&loc) {
-                Some(node) => self.schema(loc.doc, node, &loc.pointer, lowered),
+                Some(node) => self.schema(node, &at, lowered),
                 None => J::Object(Map::new()),
             };
             self.bodies.insert(name, body);
@@ -95,76 +118,71 @@ impl<'d> Schemas<'d> {
             .collect()
     }
 
-    /// The contract form of the schema `node`, found at `pointer` in document `doc`.
-    pub(super) fn schema(&mut self, doc: usize, node: &Node, pointer: &str, lowered: &mut Lowerings) -> J {
+    /// The contract form of the schema `node`, found at `at.src`, written at `at.out`.
+    pub(super) fn schema(&mut self, node: &Node, at: &At, lowered: &mut Lowerings) -> J {
         let entries = match &node.value {
             Value::Map(entries) => entries,
             Value::Bool(true) => return json!({}),
             _ => {
-                lowered.warn(node.span, pointer, format!("a schema that is {}, read as any value", node.kind()));
+                lowered.warn(node.span, &at.src, format!("a schema that is {}, read as any value", node.kind()));
                 return json!({});
             }
         };
+        let nullable = node.get("nullable").and_then(Node::as_bool) == Some(true);
+        // A nullable schema without a type becomes `anyOf: [itself, null]`: it is written one level down.
+        let wrapped = nullable && node.get("type").is_none();
+        let inner = if wrapped { At { out: format!("{}/anyOf/0", at.out), ..at.clone() } } else { at.clone() };
+        let mut out = self.keywords(entries, &inner, lowered);
+        fit_keywords(&mut out, node, &inner, lowered);
+        let out = J::Object(out);
+        if nullable { with_null(out) } else { out }
+    }
+
+    /// Each keyword of a schema mapping, converted or dropped with a warning.
+    fn keywords(&mut self, entries: &[(Node, Node)], at: &At, lowered: &mut Lowerings) -> Map<String, J> {
         let mut out = Map::new();
-        let mut nullable = false;
         // 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum`, applied once `minimum`/`maximum` is read.
         let mut exclusive = (false, false);
         for (k, v) in entries {
             let key = k.as_str().unwrap_or_default();
-            let at = format!("{pointer}/{}", escape(key));
+            let here = at.child(key, key);
             match key {
-                "$ref" => {
-                    let target = v.as_str().and_then(|r| self.docs.follow(doc, r));
-                    match target {
-                        Some(loc) => {
-                            let name = self.type_for(loc);
-                            out.insert(key.into(), J::String(format!("{TYPES_PREFIX}{name}")));
-                        }
-                        None => lowered.warn(k.span, &at, "a `$ref` that is not a string, dropped".into()),
+                "$ref" => match v.as_str().and_then(|r| self.docs.follow(at.doc, r)) {
+                    Some(loc) => {
+                        let name = self.type_for(loc);
+                        out.insert(key.into(), J::String(format!("{TYPES_PREFIX}{name}")));
                     }
-                }
+                    None => lowered.warn(k.span, &here.src, "a `$ref` that is not a string, dropped".into()),
+                },
                 "properties" => {
                     let mut props = Map::new();
                     for (pk, pv) in v.as_map().unwrap_or_default() {
-                        let pname = pk.as_str().unwrap_or_default();
-                        let child = format!("{at}/{}", escape(pname));
-                        props.insert(pname.to_owned(), self.schema(doc, pv, &child, lowered));
+                        let name = pk.as_str().unwrap_or_default();
+                        props.insert(name.to_owned(), self.schema(pv, &here.child(name, name), lowered));
                     }
                     out.insert(key.into(), J::Object(props));
                 }
+                "additionalProperties" if v.as_bool().is_some() => {
+                    out.insert(key.into(), v.to_json());
+                }
                 _ if ONE_SCHEMA.contains(&key) => {
-                    let value = match v.value {
-                        Value::Bool(b) if key == "additionalProperties" => J::Bool(b),
-                        _ => self.schema(doc, v, &at, lowered),
-                    };
-                    out.insert(key.into(), value);
+                    out.insert(key.into(), self.schema(v, &here, lowered));
                 }
                 _ if SCHEMA_LISTS.contains(&key) => {
-                    let items = v.as_seq().unwrap_or_default();
-                    let list = items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, s)| self.schema(doc, s, &format!("{at}/{i}"), lowered))
-                        .collect();
-                    out.insert(key.into(), J::Array(list));
+                    let items = v.as_seq().unwrap_or_default().iter().enumerate();
+                    let list = items.map(|(i, s)| self.schema(s, &here.child(&i.to_string(), &i.to_string()), lowered));
+                    out.insert(key.into(), J::Array(list.collect()));
                 }
                 "nullable" => {
-                    nullable = v.as_bool() == Some(true);
                     if self.is_31 {
-                        lowered.warn(
-                            k.span,
-                            &at,
-                            "`nullable` is OpenAPI 3.0; read as a type array with \"null\"".into(),
-                        );
+                        let why = "`nullable` is OpenAPI 3.0; read as a type array with \"null\"";
+                        lowered.warn(k.span, &here.src, why.into());
                     }
                 }
                 "exclusiveMinimum" | "exclusiveMaximum" if v.as_bool().is_some() => {
                     if self.is_31 {
-                        lowered.warn(
-                            k.span,
-                            &at,
-                            format!("a boolean `{key}` is OpenAPI 3.0; read as its 3.1 number form"),
-                        );
+                        let why = format!("a boolean `{key}` is OpenAPI 3.0; read as its 3.1 number form");
+                        lowered.warn(k.span, &here.src, why);
                     }
                     let on = v.as_bool() == Some(true);
                     if key == "exclusiveMinimum" { exclusive.0 = on } else { exclusive.1 = on }
@@ -177,19 +195,23 @@ impl<'d> Schemas<'d> {
                         out.insert(key.into(), t);
                     }
                     None => {
-                        lowered.warn(k.span, &at, format!("`type: {}` is not a JSON Schema type, dropped", v.to_json()))
+                        let why = format!("`type: {}` is not a JSON Schema type, dropped", v.to_json());
+                        lowered.warn(k.span, &here.src, why)
                     }
                 },
+                "default" => {
+                    lowered.pending_default(k.span, &here.src, &at.out);
+                    out.insert(key.into(), v.to_json());
+                }
                 _ if key.starts_with("x-") => lowered.extension(),
                 _ if SUPPORTED.contains(&key) => {
                     out.insert(key.into(), v.to_json());
                 }
-                _ => lowered.warn(k.span, &at, dropped_keyword(key)),
+                _ => lowered.warn(k.span, &here.src, dropped_keyword(key)),
             }
         }
         exclusive_bounds(&mut out, exclusive);
-        let out = J::Object(out);
-        if nullable { with_null(out) } else { out }
+        out
     }
 
     /// The type name for a reference target: a schema under `components/schemas` keeps its
@@ -206,6 +228,116 @@ impl<'d> Schemas<'d> {
         // Not a name the document gave a schema: made a type name (`book.yaml` → `Book`).
         let wanted = naming::type_ident(&wanted).unwrap_or(wanted);
         self.name(loc, &wanted)
+    }
+}
+
+/// Keywords that constrain one JSON type, and the type they constrain.
+const TYPED: &[(&str, &[&str])] = &[
+    ("minimum", &["integer", "number"]),
+    ("maximum", &["integer", "number"]),
+    ("exclusiveMinimum", &["integer", "number"]),
+    ("exclusiveMaximum", &["integer", "number"]),
+    ("multipleOf", &["integer", "number"]),
+    ("minLength", &["string"]),
+    ("maxLength", &["string"]),
+    ("pattern", &["string"]),
+    ("minItems", &["array"]),
+    ("maxItems", &["array"]),
+    ("uniqueItems", &["array"]),
+    ("items", &["array"]),
+];
+
+/// What a contract requires of a schema that JSON Schema does not: a keyword that constrains
+/// one type stands beside that type; `required` names declared properties; `enum` lists a value.
+fn fit_keywords(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
+    let span = |k: &str| node.entry(k).map_or(node.span, |(k, _)| k.span);
+    if let Some(J::Array(values)) = out.get("enum")
+        && values.is_empty()
+    {
+        out.remove("enum");
+        lowered.warn(span("enum"), &format!("{}/enum", at.src), "an empty `enum` (no value at all) is dropped".into());
+    }
+    enum_of_type(out, node, at, lowered);
+    let composed = ["$ref", "oneOf", "anyOf", "allOf", "enum", "const"].iter().any(|k| out.contains_key(*k));
+    if composed {
+        let object = out.get("type") == Some(&J::String("object".into())) || out.contains_key("properties");
+        if object && out.contains_key("required") {
+            lowered.pending(Pending::Required, span("required"), &format!("{}/required", at.src), &at.out);
+        }
+        return;
+    }
+    let types: Option<Vec<String>> = match out.get("type") {
+        Some(J::String(t)) => Some(vec![t.clone()]),
+        Some(J::Array(ts)) => Some(ts.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect()),
+        _ => None,
+    };
+    for (kw, needs) in TYPED {
+        if !out.contains_key(*kw) {
+            continue;
+        }
+        let src = format!("{}/{kw}", at.src);
+        match &types {
+            Some(ts) if ts.iter().any(|t| needs.contains(&t.as_str())) => {}
+            Some(ts) => {
+                out.remove(*kw);
+                let why = format!("`{kw}` never applies to `type: {}` and is dropped", ts.join(", "));
+                lowered.warn(span(kw), &src, why);
+            }
+            None => {
+                out.insert("type".into(), J::String(needs[0].into()));
+                let why = format!("`{kw}` without a `type`: read as `type: {}`, the type it constrains", needs[0]);
+                lowered.warn(span(kw), &src, why);
+                return fit_keywords(out, node, at, lowered);
+            }
+        }
+    }
+    declare_required(out, node, at, lowered);
+}
+
+/// `enum` values outside the schema's `type` can never be valid: they are dropped.
+fn enum_of_type(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
+    let types: Vec<&str> = match out.get("type") {
+        Some(J::String(t)) => vec![t.as_str()],
+        Some(J::Array(ts)) => ts.iter().filter_map(J::as_str).collect(),
+        _ => return,
+    };
+    let fits = |v: &J| {
+        let t = match v {
+            J::Null => "null",
+            J::Bool(_) => "boolean",
+            J::Number(n) if n.is_i64() || n.is_u64() => "integer",
+            J::Number(_) => "number",
+            J::String(_) => "string",
+            J::Array(_) => "array",
+            J::Object(_) => "object",
+        };
+        types.contains(&t) || (t == "integer" && types.contains(&"number"))
+    };
+    let Some(J::Array(values)) = out.get("enum") else { return };
+    let (kept, dropped): (Vec<J>, Vec<J>) = values.iter().cloned().partition(|v| fits(v));
+    if dropped.is_empty() || kept.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = dropped.iter().map(J::to_string).collect();
+    let why = format!("`enum` values outside `type` can never be valid and are dropped: {}", shown.join(", "));
+    out.insert("enum".into(), J::Array(kept));
+    lowered.warn(node.entry("enum").map_or(node.span, |(k, _)| k.span), &format!("{}/enum", at.src), why);
+}
+
+/// A `required` name the schema's own `properties` do not declare is declared as any value, so
+/// the generated type has a field for what the document requires.
+fn declare_required(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
+    let Some(J::Array(required)) = out.get("required") else { return };
+    let Some(J::Object(props)) = out.get("properties") else { return };
+    let missing: Vec<String> =
+        required.iter().filter_map(J::as_str).filter(|r| !props.contains_key(*r)).map(str::to_owned).collect();
+    let span = node.entry("required").map_or(node.span, |(k, _)| k.span);
+    for name in missing {
+        if let Some(J::Object(props)) = out.get_mut("properties") {
+            props.insert(name.clone(), json!({}));
+        }
+        let why = format!("`{name}` is required but not among `properties`: declared as any value");
+        lowered.warn(span, &format!("{}/required", at.src), why);
     }
 }
 

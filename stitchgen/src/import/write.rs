@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::{Value as J, json};
 
-use super::{Summary, object};
+use super::Summary;
 use crate::parse::node::Node;
 
 /// Where editors find the DSL's JSON Schema.
@@ -20,10 +20,8 @@ pub(super) struct Contract<'a> {
     pub(super) entry: &'a Path,
     /// The contract's service name.
     pub(super) service: String,
-    /// Shared types, in the order first met.
-    pub(super) types: Vec<(String, J)>,
-    /// Endpoints, in path order.
-    pub(super) endpoints: Vec<(String, J)>,
+    /// `types` (in the order first met) and `endpoints` (in path order).
+    pub(super) body: J,
     /// Whether eligible endpoints go on MCP and AGENT.
     pub(super) expose: bool,
 }
@@ -45,11 +43,12 @@ impl Contract<'_> {
         }
         doc["basePath"] = J::String("/".into());
         doc["toolExposure"] = J::String("explicit".into());
-        if !self.types.is_empty() {
-            doc["types"] = object(self.types);
+        let mut body = self.body;
+        if body["types"].as_object().is_some_and(|t| !t.is_empty()) {
+            doc["types"] = body["types"].take();
         }
         let _ = (self.expose, &summary);
-        doc["endpoints"] = object(self.endpoints);
+        doc["endpoints"] = body["endpoints"].take();
         let file = self.entry.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
         let about = match (&title, &version) {
             (Some(t), Some(v)) => format!(": {} {}", one_line(t), one_line(v)),

@@ -102,6 +102,24 @@ impl Node {
         Some(node)
     }
 
+    /// A tree of the JSON data `v`, every node at `span` (for data made, not read).
+    pub fn from_json(v: &serde_json::Value, span: Span) -> Node {
+        use serde_json::Value as J;
+        let value = match v {
+            J::Null => Value::Null,
+            J::Bool(b) => Value::Bool(*b),
+            J::Number(n) => Value::Number(n.clone()),
+            J::String(s) => Value::String(s.clone()),
+            J::Array(items) => Value::Seq(items.iter().map(|i| Node::from_json(i, span)).collect()),
+            J::Object(map) => Value::Map(
+                map.iter()
+                    .map(|(k, v)| (Node { value: Value::String(k.clone()), span }, Node::from_json(v, span)))
+                    .collect(),
+            ),
+        };
+        Node { value, span }
+    }
+
     /// The same data as JSON, without spans. Keys keep their order; a repeated key keeps its last value.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;

@@ -1,0 +1,158 @@
+//! The rules a contract adds to JSON Schema that need the whole converted contract (its types
+//! resolved): defaults that satisfy their schema, query fields and path parameters a URL can
+//! carry. Each is checked with the checker's own predicates, so what passes here passes `check`.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value as J, json};
+
+use super::{Lowerings, Pending};
+use crate::parse::ast::{Entries, Schema, Sp};
+use crate::parse::node::Node;
+use crate::schema::{self, Types};
+use crate::source::{FileId, Span};
+
+/// Converted schemas have no place in a source file; checks on them report at the source instead.
+const NOWHERE: Span = Span { file: FileId(0), lo: 0, hi: 0 };
+
+/// Applies every pending rule to `doc` (`{types, endpoints}`), lowering what fails; returns
+/// the actions of the endpoints lowered.
+pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
+    let pending = std::mem::take(&mut lowered.pending);
+    let mut touched = BTreeSet::new();
+    let entries = type_entries(doc);
+    let types = Types::new(Some(&entries));
+    for (rule, span, src, out) in pending {
+        let before = lowered.count();
+        let Some(at) = doc.pointer(&out) else { continue };
+        let node = Node::from_json(at, NOWHERE);
+        match rule {
+            Pending::Default => {
+                let Some(value) = at.get("default") else { continue };
+                if let Some(why) = schema::first_violation(types, &node, value, "schema") {
+                    if let Some(J::Object(map)) = doc.pointer_mut(&out) {
+                        map.remove("default");
+                    }
+                    lowered.warn(span, &src, format!("a `default` that breaks its own schema is dropped: {why}"));
+                }
+            }
+            Pending::QueryField if !query_encodable(&node, types) => {
+                replace_with_string(doc, &out);
+                lowered.warn(
+                    span,
+                    &src,
+                    "a query parameter that is not a scalar or a list of scalars is read as a string".into(),
+                );
+            }
+            Pending::PathParam if !schema::is_scalar(&node, types) => {
+                replace_with_string(doc, &out);
+                lowered.warn(span, &src, "a path parameter that is not a scalar is read as a string".into());
+            }
+            Pending::Required => {
+                let declared: Vec<String> = schema::all_properties(&node, types)
+                    .iter()
+                    .filter_map(|(k, _)| k.as_str().map(str::to_owned))
+                    .collect();
+                let missing: Vec<String> = schema::required(&node)
+                    .into_iter()
+                    .filter(|r| !declared.iter().any(|d| d == r))
+                    .map(str::to_owned)
+                    .collect();
+                for name in missing {
+                    if let Some(J::Object(map)) = doc.pointer_mut(&out) {
+                        let props = map.entry("properties").or_insert_with(|| json!({}));
+                        props[name.as_str()] = json!({});
+                    }
+                    let why =
+                        format!("`{name}` is required but no part of the schema declares it: declared as any value");
+                    lowered.warn(span, &src, why);
+                }
+            }
+            Pending::ParamNames => {
+                let (Some(params), Some(input)) = (node.get("params"), node.get("input")) else { continue };
+                let keys: Vec<String> = schema::all_properties(input, types)
+                    .iter()
+                    .filter_map(|(k, _)| k.as_str().map(str::to_owned))
+                    .collect();
+                let clashes: Vec<String> = schema::properties(params)
+                    .iter()
+                    .filter_map(|(k, _)| k.as_str())
+                    .filter(|p| keys.iter().any(|k| k == p))
+                    .map(str::to_owned)
+                    .collect();
+                for name in clashes {
+                    let new = rename_param(doc, &out, &name, &keys);
+                    let why = format!("path parameter `{name}` is also an input key; the parameter is named `{new}`");
+                    lowered.warn(span, &src, why);
+                }
+            }
+            Pending::QueryField | Pending::PathParam => {}
+        }
+        if lowered.count() > before
+            && let Some(action) = out.strip_prefix("/endpoints/").and_then(|e| e.split('/').next())
+        {
+            touched.insert(action.replace("~1", "/").replace("~0", "~"));
+        }
+    }
+    touched
+}
+
+/// The converted types as the checker reads them.
+fn type_entries(doc: &J) -> Entries<Schema> {
+    let types = doc.get("types").and_then(J::as_object).into_iter().flatten();
+    let sp = |s: &str| Sp { value: s.to_owned(), span: NOWHERE };
+    Entries(types.map(|(k, v)| (sp(k), Schema(Node::from_json(v, NOWHERE), NOWHERE))).collect())
+}
+
+/// A scalar, or an array of scalars (the checker's rule for GET and DELETE input fields).
+fn query_encodable(node: &Node, types: Types<'_>) -> bool {
+    schema::is_scalar(node, types) || {
+        let v = types.resolve(node);
+        schema::type_set(v).is_some_and(|t| t.contains("array"))
+            && v.get("items").is_some_and(|i| schema::is_scalar(i, types))
+    }
+}
+
+/// Renames path parameter `name` of the endpoint at `out` (path, `params`) to a name no input
+/// key or other parameter has; returns the new name. The name is not on the wire.
+fn rename_param(doc: &mut J, out: &str, name: &str, keys: &[String]) -> String {
+    let Some(J::Object(e)) = doc.pointer_mut(out) else { return name.to_owned() };
+    let taken = |n: &str, e: &serde_json::Map<String, J>| {
+        keys.iter().any(|k| k == n)
+            || e.get("params").and_then(|p| p.get("properties")).is_some_and(|p| p.get(n).is_some())
+    };
+    let mut new = format!("{name}_param");
+    let mut n = 2;
+    while taken(&new, e) {
+        new = format!("{name}_param{n}");
+        n += 1;
+    }
+    if let Some(J::String(path)) = e.get_mut("path") {
+        let segs: Vec<String> =
+            path.split('/').map(|s| if s == format!(":{name}") { format!(":{new}") } else { s.to_owned() }).collect();
+        *path = segs.join("/");
+    }
+    if let Some(J::Object(params)) = e.get_mut("params") {
+        if let Some(J::Object(props)) = params.get_mut("properties") {
+            // Keep the order: the renamed parameter stays where it was.
+            *props =
+                std::mem::take(props).into_iter().map(|(k, v)| (if k == name { new.clone() } else { k }, v)).collect();
+        }
+        if let Some(J::Array(required)) = params.get_mut("required") {
+            for r in required.iter_mut().filter(|r| r.as_str() == Some(name)) {
+                *r = J::String(new.clone());
+            }
+        }
+    }
+    new
+}
+
+/// The schema at `out` becomes a string, keeping its description.
+fn replace_with_string(doc: &mut J, out: &str) {
+    let Some(at) = doc.pointer_mut(out) else { return };
+    let mut string = json!({ "type": "string" });
+    if let Some(d) = at.get("description") {
+        string["description"] = d.clone();
+    }
+    *at = string;
+}
