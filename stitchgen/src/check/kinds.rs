@@ -218,7 +218,7 @@ fn multipart(e: &Endpoint, diags: &mut Diagnostics) {
 }
 
 /// `type/subtype` (or `type/*` when allowed), each part an RFC 6838 token.
-fn is_media_type(s: &str, wildcard: bool) -> bool {
+pub(crate) fn is_media_type(s: &str, wildcard: bool) -> bool {
     let token = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+".contains(c));
     let s = s.split(';').next().unwrap_or_default().trim();
     match s.split_once('/') {
@@ -257,15 +257,18 @@ fn response_meta(e: &Endpoint, diags: &mut Diagnostics) {
         }
     }
     for (name, _) in rm.value.headers.iter().flat_map(|h| h.value.iter()) {
-        let token = !name.value.is_empty()
-            && name.value.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
-        if !token {
+        if !is_header_name(&name.value) {
             diags.push(
                 Diagnostic::new(Code::InvalidResponseMeta, name.span, format!("`{}` is not a header name", name.value))
                     .label("header names are HTTP tokens"),
             );
         }
     }
+}
+
+/// Whether a header name is an HTTP token (RFC 9110).
+pub(crate) fn is_header_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
 }
 
 fn stream(e: &Endpoint, diags: &mut Diagnostics) {

@@ -3,7 +3,7 @@
 mod contract;
 pub(crate) mod http;
 mod idents;
-mod kinds;
+pub(crate) mod kinds;
 mod names;
 mod runtime;
 mod schemas;

@@ -4,6 +4,7 @@
 //! lowering is a warning at its source; the summary counts what was imported and skipped.
 
 mod fit;
+mod kinds;
 mod load;
 mod ops;
 mod schemas;

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as J, json};
 
+use super::kinds::{self, Media};
 use super::load::{Docs, Loc};
 use super::schemas::{At, Schemas, escape};
 use super::{Lowerings, Pending, Summary};
@@ -33,8 +34,8 @@ struct Op<'a> {
 
 /// Converts every operation under `paths`, in document order.
 pub(super) struct Endpoints<'d, 's> {
-    docs: &'d Docs,
-    schemas: &'s mut Schemas<'d>,
+    pub(super) docs: &'d Docs,
+    pub(super) schemas: &'s mut Schemas<'d>,
     actions: BTreeSet<String>,
     routes: BTreeMap<(String, Vec<String>), String>,
     /// The endpoints made, by action, in order.
@@ -272,14 +273,14 @@ impl<'d, 's> Endpoints<'d, 's> {
             return;
         }
         let content = body.get("content").and_then(Node::as_map).unwrap_or_default();
-        let Some((media, m)) = content.iter().find(|(k, _)| k.as_str().is_some_and(is_json)) else {
-            if let Some((media, _)) = content.first() {
+        let find = |kind| content.iter().find(|(k, _)| k.as_str().map(kinds::media) == Some(kind));
+        let Some((media, m)) = find(Media::Json) else {
+            if let Some((_, m)) = find(Media::Multipart) {
+                self.multipart(&op.out, &at, m, e, lowered);
+            } else if let Some((media, _)) = content.first() {
                 let media = media.as_str().unwrap_or_default();
-                lowered.warn(
-                    body.span,
-                    &at.pointer,
-                    format!("a `{media}` request body is not read: only JSON bodies are"),
-                );
+                let why = format!("a `{media}` request body is not read: only JSON and multipart bodies are");
+                lowered.warn(body.span, &at.pointer, why);
             }
             return;
         };
@@ -328,56 +329,99 @@ impl<'d, 's> Endpoints<'d, 's> {
             );
         }
         if let Some((code, loc, r)) = success.first() {
-            self.success(&op.out, *code, loc, r, e, lowered);
+            self.success(op, *code, loc, r, e, lowered);
         } else if let Some(r) = op.node.get("responses").and_then(|rs| rs.get("default")) {
             let loc = Loc { doc: op.loc.doc, pointer: format!("{at}/default") };
             let (loc, r) = self.docs.deref(loc, r);
             lowered.warn(r.span, &loc.pointer, "no success response: `default` is read as the 200 answer".into());
-            self.success(&op.out, 200, &loc, r, e, lowered);
+            self.success(op, 200, &loc, r, e, lowered);
         }
         if !errors.is_empty() {
             e.insert("errors".into(), J::Array(errors.into_iter().map(|c| J::String(c.into())).collect()));
         }
     }
 
-    /// One success response: its JSON schema, its status when not 200, and its headers.
-    fn success(&mut self, base: &str, code: u16, loc: &Loc, r: &Node, e: &mut Map<String, J>, lowered: &mut Lowerings) {
+    /// One success response: typed JSON (with `responseMeta` for a status other than the one
+    /// implied, and for headers), a stream, or raw bytes; HEAD answers are always raw.
+    fn success(
+        &mut self,
+        op: &Op<'_>,
+        code: u16,
+        loc: &Loc,
+        r: &Node,
+        e: &mut Map<String, J>,
+        lowered: &mut Lowerings,
+    ) {
         let content = r.get("content").and_then(Node::as_map).unwrap_or_default();
-        let json_media = content.iter().find(|(k, _)| k.as_str().is_some_and(is_json));
-        let mut has_output = false;
-        if let Some((media, m)) = json_media {
-            let pointer = format!("{}/content/{}/schema", loc.pointer, escape(media.as_str().unwrap_or_default()));
-            let schema = m.get("schema").map_or_else(
-                || json!({}),
-                |s| self.schemas.schema(s, &At { doc: loc.doc, src: pointer, out: format!("{base}/output") }, lowered),
-            );
-            if code == 204 || code == 205 {
-                lowered.warn(r.span, &loc.pointer, format!("a {code} response has no body; its schema is dropped"));
-            } else {
-                e.insert("output".into(), schema);
-                has_output = true;
+        let find = |kind| content.iter().find(|(k, _)| k.as_str().map(kinds::media) == Some(kind));
+        let headers = self.headers(loc, r, lowered);
+        let (meta_lost, out) = (code != 200 || !headers.is_empty(), format!("{}/output", op.out));
+        let schema_at =
+            |media: &Node| format!("{}/content/{}/schema", loc.pointer, escape(media.as_str().unwrap_or_default()));
+        if op.method == "head" {
+            e.insert("rawResponse".into(), J::Bool(true));
+            if meta_lost {
+                lowered.warn(
+                    r.span,
+                    &loc.pointer,
+                    "a HEAD answer is raw: its handler sets the status and headers".into(),
+                );
             }
+            return;
+        }
+        if let Some((media, m)) = find(Media::Json) {
+            for (other, _) in content.iter().filter(|(k, _)| k.as_str().map(kinds::media) != Some(Media::Json)) {
+                let why =
+                    format!("the `{}` alternative is not read: the JSON answer is", other.as_str().unwrap_or_default());
+                lowered.warn(other.span, &loc.pointer, why);
+            }
+            let has_output = code != 204 && code != 205;
+            if has_output {
+                let place = At { doc: loc.doc, src: schema_at(media), out };
+                let schema = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(s, &place, lowered));
+                e.insert("output".into(), schema);
+            } else {
+                lowered.warn(r.span, &loc.pointer, format!("a {code} response has no body; its schema is dropped"));
+            }
+            return response_meta(code, has_output, headers, e);
+        }
+        let stream = find(Media::Sse).map(|m| (m, "sse")).or_else(|| find(Media::Ndjson).map(|m| (m, "ndjson")));
+        if let Some(((media, m), format)) = stream {
+            let place = At { doc: loc.doc, src: schema_at(media), out: format!("{}/stream/item", op.out) };
+            let item = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(s, &place, lowered));
+            e.insert("stream".into(), json!({ "item": item, "format": format }));
+            let why = format!(
+                "a `{}` answer is streamed as `{format}` frames, each item in the runtime's envelope",
+                media.as_str().unwrap_or_default()
+            );
+            lowered.warn(media.span, &loc.pointer, why);
         } else if let Some((media, _)) = content.first() {
             let media = media.as_str().unwrap_or_default();
-            lowered.warn(r.span, &loc.pointer, format!("a `{media}` response is not read: only JSON answers are"));
-        }
-        let headers = self.headers(loc, r);
-        // Without `responseMeta` an endpoint answers 200 with output and 204 without.
-        let implied = if has_output { 200 } else { 204 };
-        if code != implied || !headers.is_empty() {
-            let mut meta = json!({ "status": code });
-            if !headers.is_empty() {
-                meta["headers"] = J::Object(headers);
+            e.insert("rawResponse".into(), J::Bool(true));
+            if crate::check::kinds::is_media_type(media, false) {
+                e.insert("contentType".into(), J::String(media.to_owned()));
             }
-            e.insert("responseMeta".into(), meta);
+        } else {
+            return response_meta(code, false, headers, e);
+        }
+        if meta_lost {
+            lowered.warn(
+                r.span,
+                &loc.pointer,
+                format!("status {code} and the headers of a raw or streamed answer are its handler's to set"),
+            );
         }
     }
 
     /// A response's headers: name → `{desc, required}`.
-    fn headers(&self, loc: &Loc, r: &Node) -> Map<String, J> {
+    fn headers(&self, loc: &Loc, r: &Node, lowered: &mut Lowerings) -> Map<String, J> {
         let mut out = Map::new();
         for (k, h) in r.get("headers").and_then(Node::as_map).unwrap_or_default() {
             let name = k.as_str().unwrap_or_default();
+            if !crate::check::kinds::is_header_name(name) {
+                lowered.warn(k.span, &loc.pointer, format!("`{name}` is not a header name, dropped"));
+                continue;
+            }
             let hloc = Loc { doc: loc.doc, pointer: format!("{}/headers/{}", loc.pointer, escape(name)) };
             let (_, h) = self.docs.deref(hloc, h);
             let mut header = Map::new();
@@ -390,6 +434,19 @@ impl<'d, 's> Endpoints<'d, 's> {
             out.insert(name.to_owned(), J::Object(header));
         }
         out
+    }
+}
+
+/// `responseMeta` where the answer's status is not the one implied (200 with output, 204
+/// without) or it declares headers.
+fn response_meta(code: u16, has_output: bool, headers: Map<String, J>, e: &mut Map<String, J>) {
+    let implied = if has_output { 200 } else { 204 };
+    if code != implied || !headers.is_empty() {
+        let mut meta = json!({ "status": code });
+        if !headers.is_empty() {
+            meta["headers"] = J::Object(headers);
+        }
+        e.insert("responseMeta".into(), meta);
     }
 }
 
@@ -468,11 +525,4 @@ fn status_code(status: &str) -> Option<u16> {
         [d, b'X' | b'x', b'X' | b'x'] if d.is_ascii_digit() => Some(u16::from(d - b'0') * 100),
         _ => status.parse().ok(),
     }
-}
-
-/// Whether a media type is JSON (`application/json`, `application/problem+json`, with
-/// parameters or not).
-fn is_json(media: &str) -> bool {
-    let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    essence == "application/json" || essence.ends_with("+json") || essence == "*/*"
 }

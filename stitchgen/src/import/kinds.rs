@@ -1,0 +1,119 @@
+//! The HTTP-only kinds an operation can become: multipart uploads, streamed and raw answers.
+
+use serde_json::{Map, Value as J, json};
+
+use super::Lowerings;
+use super::load::{Loc, bare_ref};
+use super::ops::Endpoints;
+use super::schemas::{At, escape};
+use crate::parse::node::Node;
+
+/// What a media type is to the contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Media {
+    /// `application/json`, `…+json`: typed JSON.
+    Json,
+    /// `text/event-stream`: a stream of server-sent events.
+    Sse,
+    /// Newline-delimited JSON (`application/x-ndjson`, `application/jsonl`, …).
+    Ndjson,
+    /// `multipart/form-data`: an upload.
+    Multipart,
+    /// Anything else: bytes the handler owns.
+    Other,
+}
+
+/// The kind of a media type, parameters ignored.
+pub(super) fn media(media: &str) -> Media {
+    let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    match essence.as_str() {
+        "application/json" => Media::Json,
+        "text/event-stream" => Media::Sse,
+        "application/x-ndjson"
+        | "application/ndjson"
+        | "application/jsonl"
+        | "application/x-jsonlines"
+        | "application/jsonlines"
+        | "application/json-seq" => Media::Ndjson,
+        "multipart/form-data" => Media::Multipart,
+        e if e.starts_with("application/") && e.ends_with("+json") => Media::Json,
+        _ => Media::Other,
+    }
+}
+
+impl Endpoints<'_, '_> {
+    /// A `multipart/form-data` body: file fields become `multipart.files`, the other fields
+    /// `input`. Returns false (and warns) when the form has no file field to upload.
+    pub(super) fn multipart(
+        &mut self,
+        out: &str,
+        at: &Loc,
+        m: &Node,
+        e: &mut Map<String, J>,
+        lowered: &mut Lowerings,
+    ) -> bool {
+        let src = format!("{}/content/multipart~1form-data/schema", at.pointer);
+        let Some(schema) = m.get("schema") else {
+            lowered.warn(m.span, &at.pointer, "a multipart body without a schema is not read".into());
+            return false;
+        };
+        let (sloc, schema) = self.docs.deref(Loc { doc: at.doc, pointer: src }, schema);
+        let required: Vec<&str> =
+            schema.get("required").and_then(Node::as_seq).unwrap_or_default().iter().filter_map(Node::as_str).collect();
+        let mut files = Map::new();
+        let mut fields = Map::new();
+        let mut field_required = Vec::new();
+        for (k, prop) in schema.get("properties").and_then(Node::as_map).unwrap_or_default() {
+            let name = k.as_str().unwrap_or_default();
+            let ploc = Loc { doc: sloc.doc, pointer: format!("{}/properties/{}", sloc.pointer, escape(name)) };
+            let (ploc, resolved) = self.docs.deref(ploc, prop);
+            let is_required = required.contains(&name);
+            if let Some(multiple) = file_field(self, &ploc, resolved) {
+                let mut field = json!({ "required": is_required });
+                if multiple {
+                    field["multiple"] = J::Bool(true);
+                }
+                files.insert(name.to_owned(), field);
+                continue;
+            }
+            let place = At {
+                doc: ploc.doc,
+                src: ploc.pointer.clone(),
+                out: format!("{out}/input/properties/{}", escape(name)),
+            };
+            fields.insert(name.to_owned(), self.schemas.schema(resolved, &place, lowered));
+            if is_required {
+                field_required.push(J::String(name.to_owned()));
+            }
+        }
+        if files.is_empty() {
+            lowered.warn(m.span, &sloc.pointer, "a multipart form without a file field is not read".into());
+            return false;
+        }
+        e.insert("multipart".into(), json!({ "files": files }));
+        if !fields.is_empty() {
+            let mut input = json!({ "type": "object", "properties": fields });
+            if !field_required.is_empty() {
+                input["required"] = J::Array(field_required);
+            }
+            e.insert("input".into(), input);
+        }
+        true
+    }
+}
+
+/// Whether a form field is a file (`format: binary` or a `contentMediaType`), and whether it
+/// holds several (an array of files).
+fn file_field(eps: &Endpoints<'_, '_>, loc: &Loc, schema: &Node) -> Option<bool> {
+    let is_file =
+        |s: &Node| s.get("format").and_then(Node::as_str) == Some("binary") || s.get("contentMediaType").is_some();
+    if is_file(schema) {
+        return Some(false);
+    }
+    let items = schema.get("items")?;
+    let items = match bare_ref(items) {
+        Some(r) => eps.docs.follow(loc.doc, r).and_then(|l| eps.docs.node(&l)).unwrap_or(items),
+        None => items,
+    };
+    is_file(items).then_some(true)
+}
