@@ -87,6 +87,32 @@ fn valid_fixtures_import_and_check() {
 }
 
 #[test]
+fn valid_fixtures_import_with_expose_and_check() {
+    let expose = ImportOptions { expose: true, ..ImportOptions::default() };
+    for (name, entry) in cases("valid") {
+        let imported = import(&entry, &expose).unwrap();
+        let contract = imported.contract.clone().unwrap_or_else(|| panic!("{name}:\n{}", rendered(&imported)));
+        let checked = check_clean(&name, &contract);
+        let tools = checked.contracts[0]
+            .endpoints
+            .iter()
+            .flat_map(|e| e.value.iter())
+            .filter(|(_, e)| e.expose.is_some())
+            .count();
+        assert_eq!(
+            tools + imported.summary.http_only.len(),
+            imported.summary.imported,
+            "{name}: every endpoint is a tool or says why not"
+        );
+        if name == "shop-3.0" {
+            insta::with_settings!({ snapshot_path => "snapshots/import", prepend_module_to_snapshot => false, omit_expression => true }, {
+                insta::assert_snapshot!(format!("{name}.expose"), report(&imported));
+            });
+        }
+    }
+}
+
+#[test]
 fn diagnostics_fixtures_give_their_code() {
     for (name, entry) in cases("diagnostics") {
         let code =

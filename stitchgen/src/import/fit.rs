@@ -13,7 +13,7 @@ use crate::schema::{self, Types};
 use crate::source::{FileId, Span};
 
 /// Converted schemas have no place in a source file; checks on them report at the source instead.
-const NOWHERE: Span = Span { file: FileId(0), lo: 0, hi: 0 };
+pub(super) const NOWHERE: Span = Span { file: FileId(0), lo: 0, hi: 0 };
 
 /// Applies every pending rule to `doc` (`{types, endpoints}`), lowering what fails; returns
 /// the actions of the endpoints lowered.
@@ -98,7 +98,7 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
 }
 
 /// The converted types as the checker reads them.
-fn type_entries(doc: &J) -> Entries<Schema> {
+pub(super) fn type_entries(doc: &J) -> Entries<Schema> {
     let types = doc.get("types").and_then(J::as_object).into_iter().flatten();
     let sp = |s: &str| Sp { value: s.to_owned(), span: NOWHERE };
     Entries(types.map(|(k, v)| (sp(k), Schema(Node::from_json(v, NOWHERE), NOWHERE))).collect())

@@ -3,6 +3,7 @@
 //! read (every file its `$ref`s name) → gate → convert (schemas, operations) → write. Every
 //! lowering is a warning at its source; the summary counts what was imported and skipped.
 
+mod expose;
 mod fit;
 mod kinds;
 mod load;
@@ -171,8 +172,11 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
     let service = options.service.clone().unwrap_or_else(|| service_name(root, entry));
     let mut body = serde_json::json!({ "types": object(types), "endpoints": object(endpoints) });
     summary.lowered.extend(fit::fit(&mut body, &mut lowered));
-    let contract = write::Contract { root, version: &version, entry, service, body, expose: options.expose };
-    let text = contract.render(&mut summary).map_err(crate::Error::Emit)?;
+    if options.expose {
+        expose::expose(&mut body, &service, &mut summary);
+    }
+    let contract = write::Contract { root, version: &version, entry, service, body };
+    let text = contract.render().map_err(crate::Error::Emit)?;
     diags.extend(lowered.diags);
     Ok(Imported { sources, diagnostics: diags.into_sorted(), contract: Some(text), summary })
 }

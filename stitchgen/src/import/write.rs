@@ -4,7 +4,6 @@ use std::path::Path;
 
 use serde_json::{Value as J, json};
 
-use super::Summary;
 use crate::parse::node::Node;
 
 /// Where editors find the DSL's JSON Schema.
@@ -22,13 +21,11 @@ pub(super) struct Contract<'a> {
     pub(super) service: String,
     /// `types` (in the order first met) and `endpoints` (in path order).
     pub(super) body: J,
-    /// Whether eligible endpoints go on MCP and AGENT.
-    pub(super) expose: bool,
 }
 
 impl Contract<'_> {
     /// The contract's YAML text.
-    pub(super) fn render(self, summary: &mut Summary) -> Result<String, String> {
+    pub(super) fn render(self) -> Result<String, String> {
         let info = self.root.get("info");
         let text = |k: &str| {
             info.and_then(|i| i.get(k)).map(|v| v.as_str().map_or_else(|| v.to_json().to_string(), str::to_owned))
@@ -47,7 +44,6 @@ impl Contract<'_> {
         if body["types"].as_object().is_some_and(|t| !t.is_empty()) {
             doc["types"] = body["types"].take();
         }
-        let _ = (self.expose, &summary);
         doc["endpoints"] = body["endpoints"].take();
         let file = self.entry.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
         let about = match (&title, &version) {
