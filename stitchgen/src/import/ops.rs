@@ -131,6 +131,10 @@ impl<'d, 's> Endpoints<'d, 's> {
         self.body(op, &mut e, lowered);
         self.responses(op, &mut e, lowered);
         lowered.pending(Pending::ParamNames, op.span, &op.loc.pointer, &op.out);
+        for (name, _) in op.node.get("callbacks").and_then(Node::as_map).unwrap_or_default() {
+            let at = format!("{}/callbacks/{}", op.loc.pointer, escape(name.as_str().unwrap_or_default()));
+            summary.skip(&at, "callbacks are requests the API sends, not routes it serves".into());
+        }
         self.routes.insert(key, action.clone());
         summary.imported(&action, lowered.count() > before);
         self.out.push((action, J::Object(e)));
@@ -230,8 +234,12 @@ impl<'d, 's> Endpoints<'d, 's> {
                 _ => lowered.warn(p.span, &loc.pointer, format!("parameter `{name}` in `{place}` is not read")),
             }
         }
-        for (_, ident) in path_names {
-            path_props.entry(ident.clone()).or_insert_with(|| json!({ "type": "string" }));
+        for (written, ident) in path_names {
+            if !path_props.contains_key(ident) {
+                let why = format!("path parameter `{written}` is not declared; read as a string");
+                lowered.warn(op.path_span, &op.loc.pointer, why);
+                path_props.insert(ident.clone(), json!({ "type": "string" }));
+            }
         }
         if !path_props.is_empty() {
             let names: Vec<J> = path_props.keys().cloned().map(J::String).collect();
