@@ -46,6 +46,16 @@ expect 1 "bare list answer, default MCP target" -- "$bin" check fixtures/mcp-202
 grep -q '\[E0605\]' /tmp/stitchgen-e2e.err || { echo "FAIL: E0605 not reported"; fail=$((fail + 1)); }
 expect 0 "bare list answer, MCP 2026-07-28" -- "$bin" check --mcp-target 2026-07-28 fixtures/mcp-2026/tags.stitch.yaml
 
+# import: a description becomes a contract that checks; broken input writes nothing (exit 1),
+# a missing file is a usage error (exit 2).
+imported=$(mktemp -d)
+expect 0 "import a multi-file description" -- "$bin" import fixtures/import/valid/library-3.1/openapi.yaml --out "$imported/library.stitch.yaml" --expose
+expect 0 "check the imported contract" -- "$bin" check "$imported/library.stitch.yaml"
+expect 1 "import a loop of references" -- "$bin" import fixtures/import/diagnostics/E0904_ref_cycle.yaml --out "$imported/loop.stitch.yaml"
+[ ! -e "$imported/loop.stitch.yaml" ] || { echo "FAIL: a failed import wrote a contract"; fail=$((fail + 1)); }
+expect 2 "import a missing file" -- "$bin" import "$imported/missing.yaml" --out "$imported/missing.stitch.yaml"
+rm -rf "$imported"
+
 # generate: writes the artifacts, then an unchanged rerun writes nothing; errors write nothing.
 out=$(mktemp -d)
 expect 0 "generate" -- "$bin" generate fixtures/valid/helpdesk.stitch.yaml --out "$out"

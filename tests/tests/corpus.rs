@@ -1,0 +1,95 @@
+//! The public OpenAPI corpus beside the clone (`../shared/corpus`, or `$STITCHGEN_CORPUS_DIR`):
+//! every description imports, as written and with `--expose`, into a contract `check` accepts.
+//! Nobody here wrote these documents; they are what stitchgen meets when a team adopts it.
+
+use std::path::{Path, PathBuf};
+
+use stitchgen::diag::{self, ColorChoice};
+use stitchgen::import::{ImportOptions, import};
+use stitchgen_tests::repo_root;
+
+/// The corpus folder. Its absence fails the test: a skipped corpus must not read as a pass.
+fn corpus_dir() -> PathBuf {
+    let dir = std::env::var_os("STITCHGEN_CORPUS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("../shared/corpus"));
+    assert!(
+        dir.join("README.md").is_file(),
+        "the OpenAPI corpus is not at {}: lay it out beside the clone or set STITCHGEN_CORPUS_DIR",
+        dir.display()
+    );
+    dir
+}
+
+/// Unpacks every corpus document into `into`; returns (name, entry document) pairs.
+fn unpack(corpus: &Path, into: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(corpus).unwrap().map(|e| e.unwrap().path()).collect();
+    names.sort();
+    for path in names {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let reader = || flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap());
+        if let Some(stem) = file.strip_suffix(".tree.tar.gz") {
+            let dir = into.join(stem);
+            tar::Archive::new(reader()).unpack(&dir).unwrap();
+            let entry = find_entry(&dir).unwrap_or_else(|| panic!("{file}: no entry document"));
+            out.push((stem.to_owned(), entry));
+        } else if let Some(name) = file.strip_suffix(".gz") {
+            let target = into.join(name);
+            std::io::copy(&mut reader(), &mut std::fs::File::create(&target).unwrap()).unwrap();
+            out.push((name.to_owned(), target));
+        }
+    }
+    out
+}
+
+/// The entry of a multi-file description: the one top-level document of its `specification/`
+/// folder that says `openapi:`.
+fn find_entry(dir: &Path) -> Option<PathBuf> {
+    let spec = walk(dir).into_iter().find(|p| p.ends_with("specification"))?;
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(&spec).ok()?.map(|e| e.unwrap().path()).collect();
+    docs.sort();
+    docs.into_iter()
+        .find(|p| p.is_file() && std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.starts_with("openapi:"))))
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![dir.to_path_buf()];
+    for e in std::fs::read_dir(dir).into_iter().flatten() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_corpus_document_imports_into_a_contract_that_checks() {
+    let corpus = corpus_dir();
+    let scratch = std::env::temp_dir().join(format!("stitchgen-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let docs = unpack(&corpus, &scratch);
+    assert_eq!(docs.len(), 10, "the corpus README lists ten documents");
+    let mut failures = Vec::new();
+    for (name, entry) in &docs {
+        for expose in [false, true] {
+            let imported = import(entry, &ImportOptions { expose, ..ImportOptions::default() }).unwrap();
+            let Some(contract) = &imported.contract else {
+                let text = diag::render_all_for(&imported.diagnostics, &imported.sources, ColorChoice::Never, "import");
+                failures.push(format!("{name}: not imported:\n{text}"));
+                continue;
+            };
+            assert!(imported.summary.imported > 0, "{name}: no operation imported");
+            let checked = stitchgen::check_source(&format!("{name}.stitch.yaml"), contract);
+            if checked.has_errors() {
+                let errors: Vec<_> =
+                    checked.diagnostics.into_iter().filter(|d| d.severity() == diag::Severity::Error).take(5).collect();
+                let text = diag::render_all(&errors, &checked.sources, ColorChoice::Never);
+                failures.push(format!("{name} (expose: {expose}): the contract does not pass check:\n{text}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
