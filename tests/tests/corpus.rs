@@ -81,6 +81,12 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
                 continue;
             };
             assert!(imported.summary.imported > 0, "{name}: no operation imported");
+            if name.starts_with("petstore") && !expose {
+                // The smallest real description, reviewed whole: what an adopter first sees.
+                insta::with_settings!({ snapshot_path => "snapshots/import", prepend_module_to_snapshot => false, omit_expression => true }, {
+                    insta::assert_snapshot!("corpus-petstore", format!("{contract}\n--- summary ---\n{}", imported.summary));
+                });
+            }
             let checked = stitchgen::check_source(&format!("{name}.stitch.yaml"), contract);
             if checked.has_errors() {
                 let errors: Vec<_> =
