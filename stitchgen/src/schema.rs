@@ -80,6 +80,22 @@ pub const REFUSED: &[(&str, &str)] = &[
 /// Keywords that annotate and never constrain.
 pub const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "example", "deprecated"];
 
+/// Keywords that constrain one JSON type, and the types they need.
+pub const TYPED_KEYWORDS: &[(&str, &[&str])] = &[
+    ("minimum", &["integer", "number"]),
+    ("maximum", &["integer", "number"]),
+    ("exclusiveMinimum", &["integer", "number"]),
+    ("exclusiveMaximum", &["integer", "number"]),
+    ("multipleOf", &["integer", "number"]),
+    ("minLength", &["string"]),
+    ("maxLength", &["string"]),
+    ("pattern", &["string"]),
+    ("minItems", &["array"]),
+    ("maxItems", &["array"]),
+    ("uniqueItems", &["array"]),
+    ("items", &["array"]),
+];
+
 /// The JSON Schema type names.
 pub const TYPE_NAMES: &[&str] = &["string", "number", "integer", "boolean", "object", "array", "null"];
 

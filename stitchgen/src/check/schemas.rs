@@ -172,22 +172,6 @@ impl Walker<'_, '_> {
     }
 }
 
-/// Keywords that constrain one JSON type, and the types they need.
-const TYPED_KEYWORDS: &[(&str, &[&str])] = &[
-    ("minimum", &["integer", "number"]),
-    ("maximum", &["integer", "number"]),
-    ("exclusiveMinimum", &["integer", "number"]),
-    ("exclusiveMaximum", &["integer", "number"]),
-    ("multipleOf", &["integer", "number"]),
-    ("minLength", &["string"]),
-    ("maxLength", &["string"]),
-    ("pattern", &["string"]),
-    ("minItems", &["array"]),
-    ("maxItems", &["array"]),
-    ("uniqueItems", &["array"]),
-    ("items", &["array"]),
-];
-
 impl Walker<'_, '_> {
     /// A bound without the type it bounds says nothing a Rust type can carry: refused, so the
     /// generated types never misread it.
@@ -197,7 +181,7 @@ impl Walker<'_, '_> {
             return;
         }
         let types = schema::type_set(node);
-        for (kw, needs) in TYPED_KEYWORDS {
+        for (kw, needs) in schema::TYPED_KEYWORDS {
             let Some((k, _)) = node.entry(kw) else { continue };
             let ok = types.as_ref().is_some_and(|t| t.iter().any(|t| needs.contains(t)));
             if !ok {

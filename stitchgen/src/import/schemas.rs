@@ -9,7 +9,7 @@ use super::load::{Docs, Loc};
 use super::{Lowerings, Pending};
 use crate::naming;
 use crate::parse::node::{Node, Value};
-use crate::schema::{SUPPORTED, TYPE_NAMES, TYPES_PREFIX};
+use crate::schema::{SUPPORTED, TYPE_NAMES, TYPED_KEYWORDS, TYPES_PREFIX};
 
 /// Keywords whose value is one schema.
 const ONE_SCHEMA: &[&str] = &["items", "additionalProperties"];
@@ -231,22 +231,6 @@ impl<'d> Schemas<'d> {
     }
 }
 
-/// Keywords that constrain one JSON type, and the type they constrain.
-const TYPED: &[(&str, &[&str])] = &[
-    ("minimum", &["integer", "number"]),
-    ("maximum", &["integer", "number"]),
-    ("exclusiveMinimum", &["integer", "number"]),
-    ("exclusiveMaximum", &["integer", "number"]),
-    ("multipleOf", &["integer", "number"]),
-    ("minLength", &["string"]),
-    ("maxLength", &["string"]),
-    ("pattern", &["string"]),
-    ("minItems", &["array"]),
-    ("maxItems", &["array"]),
-    ("uniqueItems", &["array"]),
-    ("items", &["array"]),
-];
-
 /// What a contract requires of a schema that JSON Schema does not: a keyword that constrains
 /// one type stands beside that type; `required` names declared properties; `enum` lists a value.
 fn fit_keywords(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
@@ -271,7 +255,7 @@ fn fit_keywords(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
         Some(J::Array(ts)) => Some(ts.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect()),
         _ => None,
     };
-    for (kw, needs) in TYPED {
+    for (kw, needs) in TYPED_KEYWORDS {
         if !out.contains_key(*kw) {
             continue;
         }
