@@ -19,8 +19,29 @@ pub struct Types {
 impl Types {
     /// Items of the `types` module.
     pub fn items(&self) -> Result<TokenStream, String> {
-        guarded(|| Ok(self.space.to_stream()))
+        drop_unused_default_helpers(guarded(|| Ok(self.space.to_stream()))?)
     }
+}
+
+/// typify 0.6.2 registers its `default_i64` helper for every non-zero float default and then
+/// writes that default as a function of its own (typify-impl `defaults.rs`), so the helper can
+/// go unused and `deny(warnings)` refuses the dead code. Helpers of `mod defaults` that nothing
+/// names are removed.
+fn drop_unused_default_helpers(tokens: TokenStream) -> Result<TokenStream, String> {
+    let text = tokens.to_string();
+    let mut file: syn::File = syn::parse2(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
+    for item in &mut file.items {
+        if let syn::Item::Mod(m) = item
+            && m.ident == "defaults"
+            && let Some((_, items)) = &mut m.content
+        {
+            items.retain(|i| match i {
+                syn::Item::Fn(f) => text.matches(&f.sig.ident.to_string()).count() > 1,
+                _ => true,
+            });
+        }
+    }
+    Ok(quote::quote!(#file))
 }
 
 /// The JSON Schema typify reads (draft 7 through schemars 0.8): contract references point at

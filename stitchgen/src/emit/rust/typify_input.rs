@@ -113,10 +113,21 @@ fn node(mut map: Map<String, Value>) -> Map<String, Value> {
             });
         }
     }
+    vacuous_bounds(&mut map);
     constraint_only_unions(&mut map);
     scalar_any_of(&mut map);
     typify_failure_shapes(&mut map);
     map
+}
+
+/// `minLength: 0` and `minItems: 0` hold for every value. typify 0.6.2 still writes a check for
+/// them, `count() < 0usize`, which `deny(warnings)` refuses as a comparison that is always false.
+fn vacuous_bounds(map: &mut Map<String, Value>) {
+    for kw in ["minLength", "minItems"] {
+        if map.get(kw).and_then(Value::as_u64) == Some(0) {
+            map.remove(kw);
+        }
+    }
 }
 
 /// An `anyOf` of scalars is one of them: typify makes every `anyOf` a struct of optional
