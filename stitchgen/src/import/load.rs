@@ -68,15 +68,19 @@ impl Docs {
         let mut next = 0;
         while next < docs.docs.len() {
             let mut found = Vec::new();
-            collect_refs(&docs.docs[next].root, &mut found);
-            for (span, text) in found {
-                let Some(loc) = docs.locate(next, &text, span, &folder, sources, diags)? else { continue };
-                refs.push((span, text, loc));
+            collect_refs(&docs.docs[next].root, "", &mut found);
+            for (span, text, at) in found {
+                let mut local = Diagnostics::default();
+                let loc = docs.locate(next, &text, span, &folder, sources, &mut local)?;
+                diags.extend(with_pointer(local, &at));
+                refs.extend(loc.map(|loc| (span, text, at, loc)));
             }
             next += 1;
         }
-        for (span, text, loc) in &refs {
-            docs.check_ref(*span, text, loc, diags);
+        for (span, text, at, loc) in &refs {
+            let mut local = Diagnostics::default();
+            docs.check_ref(*span, text, loc, &mut local);
+            diags.extend(with_pointer(local, at));
         }
         Ok((!diags.has_errors()).then_some(docs))
     }
@@ -213,6 +217,17 @@ impl Docs {
     }
 }
 
+/// The diagnostics of one reference, each with the JSON pointer of the `$ref` (file errors of
+/// a file it names are that file's own and keep their place).
+fn with_pointer(local: Diagnostics, at: &str) -> Diagnostics {
+    let mut out = Diagnostics::default();
+    for d in local.into_sorted() {
+        let is_ref = matches!(d.code, Code::ImportRefNowhere | Code::ImportRefOutside | Code::ImportRefCycle);
+        out.push(if is_ref { d.note(format!("the `$ref` is at {}", shown_pointer(at))) } else { d });
+    }
+    out
+}
+
 /// Reads and parses one file of the description.
 fn read_tree(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Option<Node>, ReadError> {
     let Some(file) = parse::read(path, sources, diags)? else { return Ok(None) };
@@ -260,23 +275,26 @@ pub(super) fn bare_ref(node: &Node) -> Option<&str> {
     entries.iter().all(|(k, _)| k.as_str().is_some_and(|k| annotations.contains(&k))).then_some(target)
 }
 
-/// Every `$ref` string of a tree, with its span. Values that are data, not description
-/// (`example`, `examples`, `default`, `enum`, `const`, extensions), are not searched.
-fn collect_refs(node: &Node, out: &mut Vec<(Span, String)>) {
+/// Every `$ref` string of a tree, with its span and JSON pointer. Values that are data, not
+/// description (`example`, `examples`, `default`, `enum`, `const`, extensions), are not searched.
+fn collect_refs(node: &Node, pointer: &str, out: &mut Vec<(Span, String, String)>) {
     match &node.value {
         Value::Map(entries) => {
             for (k, v) in entries {
                 let key = k.as_str().unwrap_or_default();
+                let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
                 if key == "$ref" {
                     if let Some(text) = v.as_str() {
-                        out.push((v.span, text.to_owned()));
+                        out.push((v.span, text.to_owned(), at));
                     }
                 } else if !is_data_key(key) {
-                    collect_refs(v, out);
+                    collect_refs(v, &at, out);
                 }
             }
         }
-        Value::Seq(items) => items.iter().for_each(|i| collect_refs(i, out)),
+        Value::Seq(items) => {
+            items.iter().enumerate().for_each(|(i, n)| collect_refs(n, &format!("{pointer}/{i}"), out))
+        }
         _ => {}
     }
 }
