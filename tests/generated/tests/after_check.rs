@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use stitchgen_generated_tests::{
-    r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case,
+    r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case, inline_named,
     nullable_shared_type, ref_with_sibling, title_names_type,
 };
 use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Service};
@@ -33,7 +33,15 @@ macro_rules! answer_handler {
     )*};
 }
 
-answer_handler!(title_names_type, nullable_shared_type, enum_beside_all_of, enum_plus_one, r#box, fields_same_case);
+answer_handler!(
+    title_names_type,
+    inline_named,
+    nullable_shared_type,
+    enum_beside_all_of,
+    enum_plus_one,
+    r#box,
+    fields_same_case
+);
 
 async fn answers_unchanged(svc: Service, value: Value) {
     assert_eq!(http(&svc, "get_t", json!({})).await.unwrap(), value);
@@ -43,6 +51,12 @@ async fn answers_unchanged(svc: Service, value: Value) {
 async fn a_title_never_makes_two_shapes_one_type() {
     let v = json!({"home": {"city": "Paris"}, "work": {"street": "1 Main St"}});
     answers_unchanged(title_names_type::service(Answer(v.clone())), v).await;
+}
+
+#[tokio::test]
+async fn an_inline_type_named_like_a_shared_one_keeps_its_fields() {
+    let v = json!({"from": {"id": "e1"}, "source": {"url": "https://x.example"}});
+    answers_unchanged(inline_named::service(Answer(v.clone())), v).await;
 }
 
 #[tokio::test]

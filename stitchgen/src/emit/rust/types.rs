@@ -98,12 +98,12 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
     let mut space = TypeSpace::new(&settings);
     let input = super::typify_input::Input::new(&svc.types);
     space
-        .add_ref_types(svc.types.iter().map(|(n, s)| (n.clone(), schemars(input.definition(s)))))
+        .add_ref_types(svc.types.iter().map(|(n, s)| (n.clone(), schemars(input.named(n, input.definition(s))))))
         .map_err(|e| e.to_string())?;
     let mut paths = BTreeMap::new();
     for (name, schema) in named {
         let id = space
-            .add_type_with_name(&schemars(input.schema(schema)), Some(name.clone()))
+            .add_type_with_name(&schemars(input.named(name, input.schema(schema))), Some(name.clone()))
             .map_err(|e| format!("{name}: {e}"))?;
         let ty = space.get_type(&id).map_err(|e| e.to_string())?;
         paths.insert(name.clone(), ty.ident().to_string());

@@ -18,13 +18,26 @@ pub(super) struct Input {
     /// branch). typify makes such a type a newtype of `Option` of itself, which does not
     /// compile; it is defined without `null` and is optional where it is used instead.
     nullable: BTreeSet<String>,
+    /// The Rust names of the shared types, as typify gives them.
+    declared: BTreeSet<String>,
 }
 
 impl Input {
     /// The rewriting for a service with these shared types.
     pub(super) fn new(types: &IndexMap<String, Value>) -> Input {
         let nullable = types.iter().filter(|(_, s)| without_null(s).is_some()).map(|(n, _)| n.clone()).collect();
-        Input { nullable }
+        let declared = types.keys().filter_map(|n| crate::naming::type_ident(n)).collect();
+        Input { nullable, declared }
+    }
+
+    /// `schema`, already rewritten, as the type named `name`: an inline property schema whose
+    /// name typify would make (`{Type}_{property}` in PascalCase) names a shared type gets a
+    /// title that does not. typify returns the existing type for a name it already has, so
+    /// without it `Event.source` would become the shared `EventSource` and its own fields be lost.
+    pub(super) fn named(&self, name: &str, mut schema: Value) -> Value {
+        let mut taken = self.declared.clone();
+        entitle(name, &mut schema, &self.declared, &mut taken);
+        schema
     }
 
     /// A shared type's definition rewritten for typify.
@@ -118,6 +131,33 @@ fn node(mut map: Map<String, Value>) -> Map<String, Value> {
     scalar_any_of(&mut map);
     typify_failure_shapes(&mut map);
     map
+}
+
+/// Walks the inline property schemas of `schema` (named `name`), titling those whose suggested
+/// name is `declared` with one that is neither declared nor `taken`.
+fn entitle(name: &str, schema: &mut Value, declared: &BTreeSet<String>, taken: &mut BTreeSet<String>) {
+    use heck::{ToSnakeCase, ToUpperCamelCase};
+    let Some(Value::Object(props)) = schema.get_mut("properties") else { return };
+    for (prop, sub) in props.iter_mut() {
+        let Value::Object(map) = sub else { continue };
+        if map.contains_key("$ref") {
+            continue;
+        }
+        let suggested = format!("{name}_{}", prop.to_snake_case()).to_upper_camel_case();
+        let own = if declared.contains(&suggested) {
+            let mut n = 2;
+            while taken.contains(&format!("{suggested}{n}")) {
+                n += 1;
+            }
+            let title = format!("{suggested}{n}");
+            map.insert("title".into(), Value::String(title.clone()));
+            title
+        } else {
+            suggested
+        };
+        taken.insert(own.clone());
+        entitle(&own, sub, declared, taken);
+    }
 }
 
 /// `minLength: 0` and `minItems: 0` hold for every value. typify 0.6.2 still writes a check for
