@@ -55,7 +55,10 @@ async fn a_title_never_makes_two_shapes_one_type() {
 
 #[tokio::test]
 async fn an_inline_type_named_like_a_shared_one_keeps_its_fields() {
-    let v = json!({"from": {"id": "e1"}, "source": {"url": "https://x.example"}});
+    let v = json!({
+        "from": {"id": "e1"}, "o": {"other": 1}, "l": {"size": 2},
+        "source": {"url": "https://x.example"}, "origin": {"region": "eu"}, "link": {"href": "/e1"}
+    });
     answers_unchanged(inline_named::service(Answer(v.clone())), v).await;
 }
 

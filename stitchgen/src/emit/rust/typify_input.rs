@@ -133,14 +133,17 @@ fn node(mut map: Map<String, Value>) -> Map<String, Value> {
     map
 }
 
-/// Walks the inline property schemas of `schema` (named `name`), titling those whose suggested
-/// name is `declared` with one that is neither declared nor `taken`.
+/// Walks the inline property schemas of `schema` (named `name`), its own and those of its
+/// `allOf` parts (typify merges them into one struct), titling each whose suggested name is
+/// `declared` with one that is neither declared nor `taken`.
 fn entitle(name: &str, schema: &mut Value, declared: &BTreeSet<String>, taken: &mut BTreeSet<String>) {
     use heck::{ToSnakeCase, ToUpperCamelCase};
+    if let Some(Value::Array(parts)) = schema.get_mut("allOf") {
+        parts.iter_mut().filter(|p| p.get("$ref").is_none()).for_each(|p| entitle(name, p, declared, taken));
+    }
     let Some(Value::Object(props)) = schema.get_mut("properties") else { return };
     for (prop, sub) in props.iter_mut() {
-        let Value::Object(map) = sub else { continue };
-        if map.contains_key("$ref") {
+        if !sub.is_object() || sub.get("$ref").is_some() {
             continue;
         }
         let suggested = format!("{name}_{}", prop.to_snake_case()).to_upper_camel_case();
@@ -150,13 +153,31 @@ fn entitle(name: &str, schema: &mut Value, declared: &BTreeSet<String>, taken: &
                 n += 1;
             }
             let title = format!("{suggested}{n}");
-            map.insert("title".into(), Value::String(title.clone()));
+            set_title(sub, &title);
             title
         } else {
             suggested
         };
         taken.insert(own.clone());
         entitle(&own, sub, declared, taken);
+    }
+}
+
+/// Titles a schema, and the one inline branch of a nullable union (`anyOf: [X, null]`), which
+/// typify names on its own when it makes the union an `Option`.
+fn set_title(schema: &mut Value, title: &str) {
+    let Some(map) = schema.as_object_mut() else { return };
+    map.insert("title".into(), Value::String(title.to_owned()));
+    for kw in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = map.get_mut(kw) else { continue };
+        let is_null = |b: &Value| b.get("type") == Some(&json!("null"));
+        let mut inline = branches.iter_mut().filter(|b| !is_null(b));
+        if let (Some(only), None) = (inline.next(), inline.next())
+            && only.is_object()
+            && only.get("$ref").is_none()
+        {
+            set_title(only, title);
+        }
     }
 }
 
