@@ -20,8 +20,11 @@ const MAX_HOPS: usize = 64;
 pub(super) struct Doc {
     /// The file's tree, spans in the file.
     pub(super) root: Node,
-    /// The canonical path, against which its relative references resolve.
+    /// The canonical path: which file it is.
     pub(super) path: PathBuf,
+    /// The path it was read at, relative where the entry's was: its references resolve against
+    /// it, and diagnostics show it.
+    given: PathBuf,
 }
 
 /// Where a reference leads: a document and a JSON pointer in it (`""` for the whole file).
@@ -63,7 +66,7 @@ impl Docs {
         let folder = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut docs = Docs { docs: Vec::new(), by_path: BTreeMap::new() };
         let Some(root) = read_tree(entry, sources, diags)? else { return Ok(None) };
-        docs.add(root, canonical);
+        docs.add(root, canonical, entry.to_path_buf());
         let mut refs = Vec::new();
         let mut next = 0;
         while next < docs.docs.len() {
@@ -85,8 +88,8 @@ impl Docs {
         Ok((!diags.has_errors()).then_some(docs))
     }
 
-    fn add(&mut self, root: Node, path: PathBuf) -> usize {
-        self.docs.push(Doc { root, path: path.clone() });
+    fn add(&mut self, root: Node, path: PathBuf, given: PathBuf) -> usize {
+        self.docs.push(Doc { root, path: path.clone(), given });
         self.by_path.insert(path, self.docs.len() - 1);
         self.docs.len() - 1
     }
@@ -101,7 +104,7 @@ impl Docs {
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
     ) -> Result<Option<Loc>, ReadError> {
-        let base = self.docs[from].path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let base = self.docs[from].given.parent().map(Path::to_path_buf).unwrap_or_default();
         let (file, pointer) = match split(text, &base) {
             Some(Target::Local(file, pointer)) => (file, pointer),
             Some(Target::Network) => {
@@ -157,7 +160,7 @@ impl Docs {
             return Ok(None);
         }
         let Some(root) = read_tree(&file, sources, diags)? else { return Ok(None) };
-        Ok(Some(Loc { doc: self.add(root, canonical), pointer }))
+        Ok(Some(Loc { doc: self.add(root, canonical, file), pointer }))
     }
 
     /// Reports a reference whose pointer names nothing, or that starts a loop of bare `$ref`s.
@@ -194,7 +197,7 @@ impl Docs {
 
     /// Where a reference written in document `from` leads (files already read only).
     pub(super) fn follow(&self, from: usize, text: &str) -> Option<Loc> {
-        let base = self.docs[from].path.parent()?.to_path_buf();
+        let base = self.docs[from].given.parent()?.to_path_buf();
         match split(text, &base)? {
             Target::Local(None, pointer) => Some(Loc { doc: from, pointer }),
             Target::Local(Some(file), pointer) => {
@@ -244,8 +247,25 @@ fn split(text: &str, base: &Path) -> Option<Target> {
     if !(pointer.is_empty() || pointer.starts_with('/')) {
         return None;
     }
-    let file = if file.is_empty() { None } else { Some(base.join(decode(file)?)) };
+    let file = if file.is_empty() { None } else { Some(lexical(&base.join(decode(file)?))) };
     Some(Target::Local(file, pointer))
+}
+
+/// `path` with `.` dropped and each `..` taking back the name before it, as people read it
+/// (the file itself is found by its canonical path).
+fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// A URI scheme (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`), longer than one
@@ -276,31 +296,61 @@ pub(super) fn bare_ref(node: &Node) -> Option<&str> {
 }
 
 /// Every `$ref` string of a tree, with its span and JSON pointer. Values that are data, not
-/// description (`example`, `examples`, `default`, `enum`, `const`, extensions), are not searched.
+/// description (`example`, `examples`, `default`, `enum`, `const`, extensions), are not searched,
+/// except where a key is a name (a property called `default`, the `default` response).
 fn collect_refs(node: &Node, pointer: &str, out: &mut Vec<(Span, String, String)>) {
+    collect(node, pointer, false, out);
+}
+
+/// [`collect_refs`]; `names` says the keys of this mapping are names, not keywords.
+fn collect(node: &Node, pointer: &str, names: bool, out: &mut Vec<(Span, String, String)>) {
     match &node.value {
         Value::Map(entries) => {
             for (k, v) in entries {
                 let key = k.as_str().unwrap_or_default();
                 let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-                if key == "$ref" {
+                if names {
+                    collect(v, &at, false, out);
+                } else if key == "$ref" {
                     if let Some(text) = v.as_str() {
                         out.push((v.span, text.to_owned(), at));
                     }
                 } else if !is_data_key(key) {
-                    collect_refs(v, &at, out);
+                    collect(v, &at, NAME_MAPS.contains(&key), out);
                 }
             }
         }
         Value::Seq(items) => {
-            items.iter().enumerate().for_each(|(i, n)| collect_refs(n, &format!("{pointer}/{i}"), out))
+            items.iter().enumerate().for_each(|(i, n)| collect(n, &format!("{pointer}/{i}"), false, out))
         }
         _ => {}
     }
 }
 
+/// Keywords whose value maps names to objects, so its keys are never keywords.
+const NAME_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "paths",
+    "webhooks",
+    "callbacks",
+    "pathItems",
+    "responses",
+    "schemas",
+    "parameters",
+    "requestBodies",
+    "headers",
+    "securitySchemes",
+    "links",
+    "content",
+    "encoding",
+];
+
 /// Keys whose values are instance data or extensions, never descriptions with references.
-pub(super) fn is_data_key(key: &str) -> bool {
+fn is_data_key(key: &str) -> bool {
     matches!(key, "example" | "examples" | "default" | "enum" | "const") || key.starts_with("x-")
 }
 
