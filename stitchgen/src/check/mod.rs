@@ -1,6 +1,7 @@
 //! Every declaration rule of DESIGN §3: accumulates diagnostics, never stops at the first.
 
 mod contract;
+mod cycles;
 pub(crate) mod http;
 mod idents;
 pub(crate) mod kinds;

@@ -14,6 +14,7 @@ pub(crate) const MAX_SCHEMA_DEPTH: usize = 24;
 
 /// Every schema of a contract, then the object rules of the tool surfaces.
 pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
+    super::cycles::check(cx, diags);
     let mut roots: Vec<&Node> = Vec::new();
     roots.extend(cx.types.iter().map(|(_, n)| n));
     for e in cx.endpoints() {

@@ -163,6 +163,8 @@ catalog! {
     AmbiguousOneOf = "E0608", Error, "a `oneOf` with a branch no value can take";
     /// A `default`, `const`, `enum` or `examples` value its own schema rejects.
     InvalidSchemaValue = "E0609", Error, "a schema value its own schema rejects";
+    /// A shared type that refers to itself on the same value, through `$ref` and compositions.
+    SelfReferentialType = "E0610", Error, "a type defined in terms of itself on the same value";
 
     // E07xx: runtime tools.
     /// A runtime tool with an empty transport list.
