@@ -7,9 +7,10 @@ use std::collections::BTreeSet;
 use serde_json::{Value as J, json};
 
 use super::{Lowerings, Pending};
+use crate::naming;
 use crate::parse::ast::{Entries, Schema, Sp};
 use crate::parse::node::Node;
-use crate::schema::{self, Types};
+use crate::schema::{self, TYPES_PREFIX, Types};
 use crate::source::{FileId, Span};
 
 /// Converted schemas have no place in a source file; checks on them report at the source instead.
@@ -95,6 +96,72 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
         }
     }
     touched
+}
+
+/// The roles whose schema becomes a type named `{Action}{Role}` when it is not a bare `$ref`
+/// (the checker's rule, E0800), with the endpoint key that holds it.
+const ROLES: &[(&str, &str)] = &[("params", "Params"), ("input", "Input"), ("output", "Output"), ("stream", "Item")];
+
+/// A shared type whose name is a type generated for an operation (`ListPetsOutput` beside a
+/// `list_pets` whose output is inline) is renamed, every reference with it.
+pub(super) fn rename_generated_names(doc: &mut J, origins: &[(String, Span, String)], lowered: &mut Lowerings) {
+    let mut generated = BTreeSet::new();
+    for (action, e) in doc.get("endpoints").and_then(J::as_object).into_iter().flatten() {
+        let Some(base) = naming::type_ident(action) else { continue };
+        for (key, role) in ROLES {
+            let schema = if *key == "stream" { e.get(key).and_then(|s| s.get("item")) } else { e.get(key) };
+            let bare_ref = schema.and_then(J::as_object).is_some_and(|m| m.len() == 1 && m.contains_key("$ref"));
+            if schema.is_some() && !bare_ref {
+                generated.insert(format!("{base}{role}"));
+            }
+        }
+    }
+    let mut taken: BTreeSet<String> = origins.iter().filter_map(|(n, _, _)| naming::type_ident(n)).collect();
+    taken.extend(generated.iter().cloned());
+    for (name, span, src) in origins {
+        if !naming::type_ident(name).is_some_and(|i| generated.contains(&i)) {
+            continue;
+        }
+        let mut n = 2;
+        let new = loop {
+            let candidate = format!("{name}Type{}", if n == 2 { String::new() } else { n.to_string() });
+            match naming::type_ident(&candidate) {
+                Some(ident) if !taken.contains(&ident) => {
+                    taken.insert(ident);
+                    break candidate;
+                }
+                _ => n += 1,
+            }
+        };
+        rename_type(doc, name, &new);
+        let why = format!("type `{name}` is the name of a type generated for an operation; it is named `{new}`");
+        lowered.warn(*span, src, why);
+    }
+}
+
+/// Renames type `old` to `new` under `types` (keeping its place) and in every `$ref`.
+fn rename_type(doc: &mut J, old: &str, new: &str) {
+    if let Some(J::Object(types)) = doc.get_mut("types") {
+        *types =
+            std::mem::take(types).into_iter().map(|(k, v)| (if k == old { new.to_owned() } else { k }, v)).collect();
+    }
+    let (from, to) = (format!("{TYPES_PREFIX}{old}"), J::String(format!("{TYPES_PREFIX}{new}")));
+    fn walk(v: &mut J, from: &str, to: &J) {
+        match v {
+            J::Object(map) => {
+                for (k, v) in map.iter_mut() {
+                    if k == "$ref" && v.as_str() == Some(from) {
+                        *v = to.clone();
+                    } else {
+                        walk(v, from, to);
+                    }
+                }
+            }
+            J::Array(items) => items.iter_mut().for_each(|i| walk(i, from, to)),
+            _ => {}
+        }
+    }
+    walk(doc, &from, &to);
 }
 
 /// The converted types as the checker reads them.

@@ -43,19 +43,20 @@ pub(super) fn media(media: &str) -> Media {
 
 impl Endpoints<'_, '_> {
     /// A `multipart/form-data` body: file fields become `multipart.files`, the other fields
-    /// `input`. Returns false (and warns) when the form has no file field to upload.
+    /// `input`. A form without a file field is not read (a warning).
     pub(super) fn multipart(
         &mut self,
         out: &str,
         at: &Loc,
+        media: &str,
         m: &Node,
         e: &mut Map<String, J>,
         lowered: &mut Lowerings,
-    ) -> bool {
-        let src = format!("{}/content/multipart~1form-data/schema", at.pointer);
+    ) {
+        let src = format!("{}/content/{}/schema", at.pointer, escape(media));
         let Some(schema) = m.get("schema") else {
             lowered.warn(m.span, &at.pointer, "a multipart body without a schema is not read".into());
-            return false;
+            return;
         };
         let (sloc, schema) = self.docs.deref(Loc { doc: at.doc, pointer: src }, schema);
         let required: Vec<&str> =
@@ -88,7 +89,7 @@ impl Endpoints<'_, '_> {
         }
         if files.is_empty() {
             lowered.warn(m.span, &sloc.pointer, "a multipart form without a file field is not read".into());
-            return false;
+            return;
         }
         e.insert("multipart".into(), json!({ "files": files }));
         if !fields.is_empty() {
@@ -98,7 +99,6 @@ impl Endpoints<'_, '_> {
             }
             e.insert("input".into(), input);
         }
-        true
     }
 }
 

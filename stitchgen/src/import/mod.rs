@@ -170,8 +170,11 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
     summary.extensions = lowered.extensions;
     let root = &docs.docs[0].root;
     let service = options.service.clone().unwrap_or_else(|| service_name(root, entry));
-    let mut body = serde_json::json!({ "types": object(types), "endpoints": object(endpoints) });
+    let origins: Vec<(String, Span, String)> = types.iter().map(|t| (t.name.clone(), t.span, t.src.clone())).collect();
+    let types = object(types.into_iter().map(|t| (t.name, t.body)));
+    let mut body = serde_json::json!({ "types": types, "endpoints": object(endpoints) });
     summary.lowered.extend(fit::fit(&mut body, &mut lowered));
+    fit::rename_generated_names(&mut body, &origins, &mut lowered);
     if options.expose {
         expose::expose(&mut body, &service, &mut summary);
     }

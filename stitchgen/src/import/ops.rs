@@ -21,6 +21,8 @@ const SKIPPED_METHODS: &[&str] = &["options", "trace", "query"];
 /// One operation being converted: where it is, and what it has become so far.
 struct Op<'a> {
     loc: Loc,
+    /// The path item, whose `parameters` the operation shares (its file may be another).
+    item: Loc,
     /// The method key, where operation-wide lowerings are reported.
     span: Span,
     /// The path key, where route lowerings are reported.
@@ -63,7 +65,16 @@ impl<'d, 's> Endpoints<'d, 's> {
                 if let Some(method) = METHODS.iter().find(|m| **m == key) {
                     // Some descriptions keep each operation in a file of its own, behind a `$ref`.
                     let (loc, op) = docs.deref(Loc { doc: at.doc, pointer }, op);
-                    let op = Op { loc, span: mk.span, path_span: pk.span, out: String::new(), node: op, method, path };
+                    let op = Op {
+                        loc,
+                        item: at.clone(),
+                        span: mk.span,
+                        path_span: pk.span,
+                        out: String::new(),
+                        node: op,
+                        method,
+                        path,
+                    };
                     self.operation(&op, shared, lowered, summary);
                 } else if SKIPPED_METHODS.contains(&key) {
                     summary
@@ -121,7 +132,8 @@ impl<'d, 's> Endpoints<'d, 's> {
             }
         }
         let action = self.action(op);
-        let op = &Op { loc: op.loc.clone(), out: format!("/endpoints/{}", escape(&action)), ..*op };
+        let op =
+            &Op { loc: op.loc.clone(), item: op.item.clone(), out: format!("/endpoints/{}", escape(&action)), ..*op };
         let mut e = Map::new();
         e.insert("method".into(), J::String(op.method.to_uppercase()));
         e.insert("path".into(), J::String(route));
@@ -158,10 +170,9 @@ impl<'d, 's> Endpoints<'d, 's> {
     /// The path item's and the operation's parameters, the operation's winning on (name, in).
     fn parameters(&self, op: &Op<'d>, shared: Option<&'d Node>) -> Vec<(Loc, &'d Node)> {
         let mut out: Vec<(Loc, &Node)> = Vec::new();
-        let item = op.loc.pointer.rsplit_once('/').map_or("", |(item, _)| item);
-        for (list, base) in [(shared, item), (op.node.get("parameters"), op.loc.pointer.as_str())] {
+        for (list, base) in [(shared, &op.item), (op.node.get("parameters"), &op.loc)] {
             for (i, p) in list.and_then(Node::as_seq).unwrap_or_default().iter().enumerate() {
-                let loc = Loc { doc: op.loc.doc, pointer: format!("{base}/parameters/{i}") };
+                let loc = Loc { doc: base.doc, pointer: format!("{}/parameters/{i}", base.pointer) };
                 let (loc, p) = self.docs.deref(loc, p);
                 out.retain(|(_, q)| param_id(q) != param_id(p));
                 out.push((loc, p));
@@ -256,11 +267,11 @@ impl<'d, 's> Endpoints<'d, 's> {
 
     /// A parameter's schema, from `schema` or from `content`'s one media type.
     fn param_schema(&mut self, loc: &Loc, p: &Node, out: String, lowered: &mut Lowerings) -> J {
-        let (schema, at) = match (p.get("schema"), p.get("content").and_then(Node::as_map).and_then(|c| c.first())) {
+        let content = p.get("content").and_then(Node::as_map).and_then(|c| c.first());
+        let (schema, at) = match (p.get("schema"), content.and_then(|(media, m)| Some((media, m.get("schema")?)))) {
             (Some(s), _) => (s, format!("{}/schema", loc.pointer)),
-            (None, Some((media, m))) if m.get("schema").is_some() => {
-                let media = media.as_str().unwrap_or_default();
-                (m.get("schema").unwrap_or(p), format!("{}/content/{}/schema", loc.pointer, escape(media)))
+            (None, Some((media, s))) => {
+                (s, format!("{}/content/{}/schema", loc.pointer, escape(media.as_str().unwrap_or_default())))
             }
             _ => return json!({ "type": "string" }),
         };
@@ -283,8 +294,8 @@ impl<'d, 's> Endpoints<'d, 's> {
         let content = body.get("content").and_then(Node::as_map).unwrap_or_default();
         let find = |kind| content.iter().find(|(k, _)| k.as_str().map(kinds::media) == Some(kind));
         let Some((media, m)) = find(Media::Json) else {
-            if let Some((_, m)) = find(Media::Multipart) {
-                self.multipart(&op.out, &at, m, e, lowered);
+            if let Some((media, m)) = find(Media::Multipart) {
+                self.multipart(&op.out, &at, media.as_str().unwrap_or_default(), m, e, lowered);
             } else if let Some((media, _)) = content.first() {
                 let media = media.as_str().unwrap_or_default();
                 let why = format!("a `{media}` request body is not read: only JSON and multipart bodies are");
@@ -314,7 +325,10 @@ impl<'d, 's> Endpoints<'d, 's> {
             let (loc, r) = self.docs.deref(loc, r);
             if (200..300).contains(&code) {
                 success.push((code, loc, r));
-            } else if code >= 400 {
+            } else if code < 400 {
+                let why = format!("status {status} is neither a success nor an error the contract declares; not read");
+                lowered.warn(k.span, &loc.pointer, why);
+            } else {
                 // The first registry code with the status: BAD_REQUEST, not VALIDATION_ERROR, for 400.
                 match stitchgen_runtime::ErrorCode::ALL.iter().find(|c| c.status() == code) {
                     Some(c) => {

@@ -10,6 +10,7 @@ use super::{Lowerings, Pending};
 use crate::naming;
 use crate::parse::node::{Node, Value};
 use crate::schema::{SUPPORTED, TYPE_NAMES, TYPED_KEYWORDS, TYPES_PREFIX};
+use crate::source::Span;
 
 /// Keywords whose value is one schema.
 const ONE_SCHEMA: &[&str] = &["items", "additionalProperties"];
@@ -38,6 +39,18 @@ impl At {
     }
 }
 
+/// One shared type as converted, with its source.
+pub(super) struct Converted {
+    /// Its name under `types`.
+    pub(super) name: String,
+    /// Its contract schema.
+    pub(super) body: J,
+    /// Where its schema is written.
+    pub(super) span: Span,
+    /// Its JSON pointer in that file.
+    pub(super) src: String,
+}
+
 /// The shared types found so far, named, in the order first met, and their converted bodies.
 pub(super) struct Schemas<'d> {
     docs: &'d Docs,
@@ -46,21 +59,13 @@ pub(super) struct Schemas<'d> {
     names: BTreeMap<Loc, String>,
     order: Vec<Loc>,
     taken: BTreeSet<String>,
-    bodies: BTreeMap<String, J>,
 }
 
 impl<'d> Schemas<'d> {
     /// An empty set of types over `docs`; the entry's `components.schemas` are named first, in
     /// document order, so they keep their names.
     pub(super) fn new(docs: &'d Docs, is_31: bool) -> Self {
-        let mut s = Schemas {
-            docs,
-            is_31,
-            names: BTreeMap::new(),
-            order: Vec::new(),
-            taken: BTreeSet::new(),
-            bodies: BTreeMap::new(),
-        };
+        let mut s = Schemas { docs, is_31, names: BTreeMap::new(), order: Vec::new(), taken: BTreeSet::new() };
         let components = docs.docs[0].root.get("components").and_then(|c| c.get("schemas"));
         for (k, _) in components.and_then(Node::as_map).unwrap_or_default() {
             let name = k.as_str().unwrap_or_default();
@@ -78,7 +83,8 @@ impl<'d> Schemas<'d> {
         let base = match naming::type_ident(wanted) {
             Some(_) if plain => wanted.to_owned(),
             Some(ident) => ident,
-            None => format!("T{}", naming::type_ident(&format!("t {wanted}")).unwrap_or_default()),
+            // A name that starts with a digit or has no letter at all (`200`, `-`): `T200`, `T`.
+            None => naming::type_ident(&format!("t {wanted}")).unwrap_or_else(|| "T".into()),
         };
         let mut name = base.clone();
         let mut n = 2;
@@ -93,29 +99,21 @@ impl<'d> Schemas<'d> {
     }
 
     /// Converts the body of every type named so far (and of those they name in turn), then
-    /// returns them in the order they were first met.
-    pub(super) fn finish(mut self, lowered: &mut Lowerings) -> Vec<(String, J)> {
-        let mut next = 0;
-        while next < self.order.len() {
-            let loc = self.order[next].clone();
+    /// returns them in the order they were first met, each with where it was read.
+    pub(super) fn finish(mut self, lowered: &mut Lowerings) -> Vec<Converted> {
+        let mut out = Vec::new();
+        // Converting a body may name more types, which join the end of `order`.
+        while out.len() < self.order.len() {
+            let loc = self.order[out.len()].clone();
             let name = self.names[&loc].clone();
             let at = At { doc: loc.doc, src: loc.pointer.clone(), out: format!("/types/{}", escape(&name)) };
-            let body = match self.docs.node(&loc) {
-                Some(node) => self.schema(node, &at, lowered),
-                None => J::Object(Map::new()),
+            let (body, span) = match self.docs.node(&loc) {
+                Some(node) => (self.schema(node, &at, lowered), node.span),
+                None => (J::Object(Map::new()), self.docs.docs[loc.doc].root.span),
             };
-            self.bodies.insert(name, body);
-            next += 1;
+            out.push(Converted { name, body, span, src: loc.pointer });
         }
-        let mut bodies = std::mem::take(&mut self.bodies);
-        self.order
-            .iter()
-            .map(|l| {
-                let name = self.names[l].clone();
-                let body = bodies.remove(&name).unwrap_or_default();
-                (name, body)
-            })
-            .collect()
+        out
     }
 
     /// The contract form of the schema `node`, found at `at.src`, written at `at.out`.
