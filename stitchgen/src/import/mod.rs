@@ -117,14 +117,12 @@ pub(crate) enum Pending {
 pub(crate) struct Lowerings {
     diags: Diagnostics,
     extensions: usize,
-    count: usize,
     pending: Vec<(Pending, Span, String, String)>,
 }
 
 impl Lowerings {
     /// A lowering at `span`, whose source is at `pointer` in that file.
     fn warn(&mut self, span: Span, pointer: &str, message: String) {
-        self.count += 1;
         self.diags.push(
             Diagnostic::new(Code::ImportLowered, span, message).note(format!("at {}", load::shown_pointer(pointer))),
         );
@@ -135,17 +133,13 @@ impl Lowerings {
         self.pending.push((rule, span, pointer.to_owned(), out.to_owned()));
     }
 
-    /// The `default` of the schema at `out` is checked against that schema.
-    fn pending_default(&mut self, span: Span, pointer: &str, out: &str) {
-        self.pending(Pending::Default, span, pointer, out);
-    }
-
     fn extension(&mut self) {
         self.extensions += 1;
     }
 
+    /// How many lowerings so far.
     fn count(&self) -> usize {
-        self.count
+        self.diags.iter().count()
     }
 }
 

@@ -198,7 +198,7 @@ impl<'d> Schemas<'d> {
                     }
                 },
                 "default" => {
-                    lowered.pending_default(k.span, &here.src, &at.out);
+                    lowered.pending(Pending::Default, k.span, &here.src, &at.out);
                     out.insert(key.into(), v.to_json());
                 }
                 _ if key.starts_with("x-") => lowered.extension(),

@@ -52,10 +52,26 @@ impl Contract<'_> {
             _ => String::new(),
         };
         let yaml = serde_saphyr::to_string(&doc).map_err(|e| format!("writing the contract: {e}"))?;
+        read_back(&yaml, &doc)?;
         Ok(format!(
             "# yaml-language-server: $schema={SCHEMA_URL}\n# Imported by `stitchgen import` from {file} (OpenAPI {}){about}.\n{yaml}",
             one_line(self.version)
         ))
+    }
+}
+
+/// The written YAML read as `check` reads it must be the contract meant: a string the writer
+/// left unquoted that the reader takes for another value, or a folded line that loses a space,
+/// would change the API silently.
+fn read_back(yaml: &str, meant: &J) -> Result<(), String> {
+    let mut sources = crate::source::SourceMap::new();
+    let file = sources.add(Path::new("imported.stitch.yaml"), yaml.to_owned());
+    let mut diags = crate::diag::Diagnostics::default();
+    let read = crate::parse::yaml(&sources, file, &mut diags).map(|n| n.to_json());
+    match read {
+        Some(read) if &read == meant => Ok(()),
+        Some(_) => Err("the written contract reads back as other data".into()),
+        None => Err("the written contract does not read back as YAML".into()),
     }
 }
 
