@@ -152,11 +152,10 @@ impl Docs {
             return Ok(Some(Loc { doc, pointer }));
         }
         if self.docs.len() >= MAX_FILES {
-            diags.push(Diagnostic::new(
-                Code::ImportRefOutside,
-                span,
-                format!("the description spans more than {MAX_FILES} files"),
-            ));
+            diags.push(
+                Diagnostic::new(Code::YamlLimit, span, format!("the description spans more than {MAX_FILES} files"))
+                    .label("not read: one file too many"),
+            );
             return Ok(None);
         }
         let Some(root) = read_tree(&file, sources, diags)? else { return Ok(None) };
