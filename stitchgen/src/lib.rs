@@ -114,9 +114,31 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
         let modules = emit::modules(&model);
         (modules, json.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
-    let mut artifacts = modules.map_err(Error::Emit)?;
-    artifacts.extend(documents);
-    Ok(Generated { checked, artifacts, snapshot })
+    match modules {
+        Ok(mut artifacts) => {
+            artifacts.extend(documents);
+            Ok(Generated { checked, artifacts, snapshot })
+        }
+        Err(failures) => untranslatable(checked, failures),
+    }
+}
+
+/// Schemas typify failed on become E0611 diagnostics, and nothing is emitted; any other failure
+/// to emit is a gap in stitchgen, reported as [`Error::Emit`].
+fn untranslatable(mut checked: Checked, failures: Vec<(String, emit::rust::Failure)>) -> Result<Generated, Error> {
+    let mut diags = Diagnostics::default();
+    for (service, failure) in failures {
+        let found = match failure {
+            emit::rust::Failure::Schema(u) => {
+                emit::rust::failure::diagnostic(&checked.contracts, &service, &u).ok_or(u.why)
+            }
+            emit::rust::Failure::Internal(e) => Err(e),
+        };
+        diags.push(found.map_err(|e| Error::Emit(format!("service `{service}`: {e}")))?);
+    }
+    checked.diagnostics.into_iter().for_each(|d| diags.push(d));
+    checked.diagnostics = diags.into_sorted();
+    Ok(Generated { checked, artifacts: Vec::new(), snapshot: Vec::new() })
 }
 
 /// Reads and checks contracts given together with default [`Options`].

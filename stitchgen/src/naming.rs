@@ -70,6 +70,12 @@ pub fn type_ident(name: &str) -> Option<String> {
     ident(name.to_upper_camel_case())
 }
 
+/// Whether `name` can name an OpenAPI component: `^[a-zA-Z0-9.\-_]+$` (the Components Object).
+/// Shared types are emitted as components and referred to by name, so their names must be.
+pub fn is_component_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+}
+
 /// Names that cannot be written even as raw identifiers.
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
 

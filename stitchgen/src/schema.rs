@@ -186,12 +186,27 @@ pub fn refs_in(node: &Node) -> BTreeSet<String> {
     out
 }
 
+/// `#/$defs/NAME` as a URI reference: the name escaped as a JSON pointer token (RFC 6901), then
+/// every byte a URI fragment cannot hold percent-encoded (RFC 3986), so any name resolves.
+fn defs_ref(name: &str) -> String {
+    let token = name.replace('~', "~0").replace('/', "~1");
+    let mut out = String::from("#/$defs/");
+    for b in token.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 fn rewrite_refs(mut v: serde_json::Value) -> serde_json::Value {
     match &mut v {
         serde_json::Value::Object(map) => {
             for (k, child) in map.iter_mut() {
                 match (k.as_str(), child.as_str().and_then(|s| s.strip_prefix(TYPES_PREFIX))) {
-                    ("$ref", Some(name)) => *child = serde_json::Value::String(format!("#/$defs/{name}")),
+                    ("$ref", Some(name)) => *child = serde_json::Value::String(defs_ref(name)),
                     _ => *child = rewrite_refs(std::mem::take(child)),
                 }
             }

@@ -20,5 +20,15 @@ fn main() {
         std::fs::write(&path, stitchgen_tests::random::contract(seed)).expect("OUT_DIR is writable");
         contracts.push(path);
     }
+    // Contracts with hostile names; `names.rs` includes each module, whatever its service is named.
+    let mut includes = String::new();
+    for (seed, module, text) in stitchgen_tests::names::sample() {
+        let path = random.join(format!("names{seed}.stitch.json"));
+        std::fs::write(&path, text).expect("OUT_DIR is writable");
+        contracts.push(path);
+        includes += &format!("stitchgen_runtime::include_contract!({module:?});\n");
+    }
+    std::fs::write(random.join("names.rs"), includes).expect("OUT_DIR is writable");
+    println!("cargo:rerun-if-changed=../src/names.rs");
     stitchgen::Config::new().contracts(contracts).generate_to_out_dir().unwrap();
 }

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod names;
 pub mod random;
 
 /// The repository root (the workspace directory).

@@ -91,7 +91,11 @@ fn invalid_fixtures_give_their_code() {
 }
 
 /// Codes whose input cannot be a committed file, each with the test that makes its input.
-const GENERATED: &[(Code, &str)] = &[(Code::FileTooLarge, "limits::oversized_file_is_refused_without_reading_it_all")];
+const GENERATED: &[(Code, &str)] = &[
+    (Code::FileTooLarge, "limits::oversized_file_is_refused_without_reading_it_all"),
+    // No contract that passes `check` is known to make typify fail: the model is altered instead.
+    (Code::UntranslatableSchema, "stitchgen emit::rust::types::tests::the_schema_typify_fails_on_is_named"),
+];
 
 #[test]
 fn every_catalog_code_has_a_fixture() {

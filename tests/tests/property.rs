@@ -61,3 +61,37 @@ fn random_valid_contracts_generate_every_artifact() {
     eprintln!("{seed} random contracts generated and validated");
     assert!(seed >= 20, "too few contracts to mean anything: {seed}");
 }
+
+/// Codes `check` may answer a hostile name with: a service name that makes no URL segment, a
+/// path parameter that is not a name, two names of one Rust form, a name with no Rust form.
+const NAME_REFUSALS: &[&str] = &["E0200", "E0201", "E0800", "E0801"];
+
+/// Property: a contract with hostile names at every level (keywords, unicode, punctuation,
+/// spellings sharing one case form) is either refused by `check` for its names, at the name, or
+/// generates; a sample of those is compiled in `tests/generated`.
+#[test]
+fn hostile_names_generate_or_are_refused_by_name() {
+    let seconds: u64 = std::env::var("STITCHGEN_PROPERTY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let (mut seed, mut generated) = (0u64, 0u64);
+    while Instant::now() < deadline && seed < 5_000 {
+        let text = stitchgen_tests::names::contract(seed);
+        let checked = stitchgen::check_source(&format!("names{seed}.stitch.json"), &text);
+        let refused: Vec<_> =
+            checked.diagnostics.iter().filter(|d| d.severity() == stitchgen::diag::Severity::Error).collect();
+        if refused.is_empty() {
+            stitchgen::generate_checked(checked).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+            generated += 1;
+        } else {
+            let other: Vec<_> = refused.iter().filter(|d| !NAME_REFUSALS.contains(&d.code.id())).collect();
+            assert!(
+                other.is_empty(),
+                "seed {seed}: refused for more than its names:\n{}\n{text}",
+                render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never)
+            );
+        }
+        seed += 1;
+    }
+    eprintln!("{seed} contracts with hostile names, {generated} generated");
+    assert!(generated >= 20, "too few contracts generated to mean anything: {generated} of {seed}");
+}

@@ -83,6 +83,19 @@ pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
     }
     let mut types = Idents { what: "type", reserved: &[], seen: BTreeMap::new(), diags };
     for (name, _) in cx.c.types.iter().flat_map(|t| t.value.iter()) {
+        if !naming::is_component_name(&name.value) {
+            types.diags.push(
+                Diagnostic::new(
+                    Code::InvalidIdent,
+                    name.span,
+                    format!("type `{}` cannot name an OpenAPI component or a `$ref` target", name.value),
+                )
+                .label("holds a character outside `A-Z a-z 0-9 . - _`")
+                .note("OpenAPI requires component names to match `^[a-zA-Z0-9.\\-_]+$`")
+                .help("rename the type with letters, digits, `.`, `-` and `_`"),
+            );
+            continue;
+        }
         types.add(&name.value, name.span, naming::type_ident(&name.value), "UpperCamelCase");
     }
     generated_type_names(cx, &types.seen, types.diags);

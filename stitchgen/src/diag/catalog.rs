@@ -165,6 +165,9 @@ catalog! {
     InvalidSchemaValue = "E0609", Error, "a schema value its own schema rejects";
     /// A shared type that refers to itself on the same value, through `$ref` and compositions.
     SelfReferentialType = "E0610", Error, "a type defined in terms of itself on the same value";
+    /// A schema the Rust type generator (typify) fails on: found while generating, never by
+    /// `check`; each such shape is a gap to close in the schema translation.
+    UntranslatableSchema = "E0611", Error, "a schema the Rust type generator cannot translate";
 
     // E07xx: runtime tools.
     /// A runtime tool with an empty transport list.

@@ -12,13 +12,17 @@ pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
 }
 
 /// The Rust module of each service, `<service>.rs` (written first, then the [`documents`]).
-pub fn modules(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>, String> {
-    let mut out = Vec::new();
+///
+/// Every service is tried: the error lists each failing service by name with why.
+pub fn modules(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>, Vec<(String, rust::Failure)>> {
+    let (mut out, mut failures) = (Vec::new(), Vec::new());
     for svc in &model.services {
-        let code = rust::module(svc).map_err(|e| format!("service `{}`: {e}", svc.name))?;
-        out.push(crate::out::Artifact { name: format!("{}.rs", svc.module), bytes: code.into_bytes() });
+        match rust::module(svc) {
+            Ok(code) => out.push(crate::out::Artifact { name: format!("{}.rs", svc.module), bytes: code.into_bytes() }),
+            Err(e) => failures.push((svc.name.clone(), e)),
+        }
     }
-    Ok(out)
+    if failures.is_empty() { Ok(out) } else { Err(failures) }
 }
 
 /// The OpenAPI document and the MCP and agent manifests.

@@ -35,3 +35,9 @@ pub mod random {
     stitchgen_runtime::include_contract!("svc3");
     stitchgen_runtime::include_contract!("svc4");
 }
+
+/// A sample of contracts with hostile names at every level (`stitchgen_tests::names`): keywords,
+/// unicode, punctuation, spellings of one case form.
+pub mod names {
+    include!(concat!(env!("OUT_DIR"), "/random/names.rs"));
+}

@@ -21,6 +21,11 @@ impl Types {
     pub fn items(&self) -> Result<TokenStream, String> {
         drop_unused_default_helpers(guarded(|| Ok(self.space.to_stream()))?)
     }
+
+    /// Items of the `types` module, or the schema typify failed to print.
+    pub fn items_of(&self, svc: &Service, named: &[(String, Value)]) -> Result<TokenStream, Untranslatable> {
+        self.items().map_err(|why| Untranslatable { origin: culprit(svc, named), why })
+    }
 }
 
 /// typify 0.6.2 registers its `default_i64` helper for every non-zero float default and then
@@ -51,9 +56,54 @@ fn schemars(v: Value) -> schemars08::schema::Schema {
 }
 
 /// Builds the type space: shared types first (they may refer to each other), then every named
-/// operation schema.
-pub fn generate(svc: &Service, named: &[(String, Value)]) -> Result<Types, String> {
-    guarded(|| generate_types(svc, named))
+/// operation schema. When typify fails, the schema it failed on is found by translating each one
+/// alone (every other shared type standing in as any value), so the error can point at it.
+pub fn generate(svc: &Service, named: &[(String, Value)]) -> Result<Types, Untranslatable> {
+    guarded(|| generate_types(svc, named)).map_err(|why| Untranslatable { origin: culprit(svc, named), why })
+}
+
+/// A schema typify could not translate, and what it said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Untranslatable {
+    /// Where the schema is written.
+    pub origin: Origin,
+    /// typify's error or panic message.
+    pub why: String,
+}
+
+/// Where a schema given to typify is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A shared type, by its key in `types`.
+    Type(String),
+    /// An operation schema, by its Rust name (`ListInput`).
+    Operation(String),
+    /// No one schema fails alone: typify failed on how several combine.
+    Service,
+}
+
+/// The one schema whose translation fails alone, or [`Origin::Service`].
+fn culprit(svc: &Service, named: &[(String, Value)]) -> Origin {
+    let stub = |only: Option<&str>| -> Service {
+        let mut svc = svc.clone();
+        for (name, schema) in svc.types.iter_mut() {
+            if Some(name.as_str()) != only {
+                *schema = serde_json::json!({});
+            }
+        }
+        svc
+    };
+    let fails = |svc: &Service, named: &[(String, Value)]| {
+        guarded(|| generate_types(svc, named).and_then(|t| t.items().map(drop))).is_err()
+    };
+    if let Some(name) = svc.types.keys().find(|n| fails(&stub(Some(n)), &[])) {
+        return Origin::Type(name.clone());
+    }
+    let bare = stub(None);
+    named
+        .iter()
+        .find(|one| fails(&bare, std::slice::from_ref(*one)))
+        .map_or(Origin::Service, |(name, _)| Origin::Operation(name.clone()))
 }
 
 /// typify panics on some shapes the schema translation does not avoid yet: a failure to emit is
@@ -66,10 +116,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     result.unwrap_or_else(|panic| {
         let why =
             panic.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| panic.downcast_ref::<String>().cloned());
-        Err(format!(
-            "typify (oxidecomputer/typify 0.6) could not translate a schema: {}",
-            why.unwrap_or_else(|| "it panicked".into())
-        ))
+        Err(format!("panicked: {}", why.unwrap_or_else(|| "with no message".into())))
     })
 }
 
@@ -113,6 +160,32 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
 
 #[cfg(test)]
 mod tests {
+    use super::{Origin, generate};
+
+    const CONTRACT: &str = "stitch: 1\nservice: demo\ntypes:\n  A: { type: object, properties: { a: { type: string } } }\n  B: { type: object, properties: { b: { type: string } } }\nendpoints:\n  get_t: { method: GET, path: /t, desc: Get., output: { $ref: \"#/types/A\" } }\n";
+
+    /// The checked demo contract, and its one service lowered with shared type `B` replaced.
+    fn service_with_b(b: serde_json::Value) -> (crate::Checked, crate::model::Service) {
+        let checked = crate::check_source("demo.stitch.yaml", CONTRACT);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+        let mut svc = crate::model::lower(&checked.contracts, &checked.sources).services.remove(0);
+        svc.types["B"] = b;
+        (checked, svc)
+    }
+
+    #[test]
+    fn the_schema_typify_fails_on_is_named() {
+        // Not a contract `check` passes: a stand-in for a shape typify cannot translate.
+        let (checked, svc) = service_with_b(serde_json::json!({"$ref": "#/types/Nowhere"}));
+        let err = generate(&svc, &super::super::named_schemas(&svc)).err().expect("typify fails");
+        assert_eq!(err.origin, Origin::Type("B".into()), "{err:?}");
+        let d = super::super::failure::diagnostic(&checked.contracts, "demo", &err).expect("demo is declared");
+        let rendered = crate::diag::render_all(&[d], &checked.sources, crate::diag::ColorChoice::Never);
+        insta::assert_snapshot!("E0611_untranslatable_schema", rendered);
+        let (_, clean) = service_with_b(serde_json::json!({"type": "string"}));
+        assert!(generate(&clean, &super::super::named_schemas(&clean)).is_ok());
+    }
+
     #[test]
     fn a_panic_in_typify_is_an_error_and_the_next_one_too() {
         for _ in 0..2 {
