@@ -1,5 +1,7 @@
 //! Names derived from a contract: tool names (DESIGN §3.3) and Rust identifiers.
 
+use std::collections::BTreeMap;
+
 use heck::{ToSnakeCase, ToUpperCamelCase};
 
 /// The longest tool name MCP clients and function-calling providers all accept.
@@ -76,8 +78,9 @@ pub fn is_component_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
 }
 
-/// Names that cannot be written even as raw identifiers.
-const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+/// Names that are no identifier at all (the keywords that cannot be raw, `self` and the like,
+/// are written with a `_` suffix where they are used).
+const NOT_RAW: &[&str] = &["_"];
 
 /// Module names the generated service module uses itself.
 pub const RESERVED_MODULES: &[&str] = &["types"];
@@ -125,6 +128,63 @@ pub fn unique_fields<'a>(wire: impl IntoIterator<Item = &'a str>) -> Vec<(&'a st
     wire.dedup();
     let fields = dedup_idents(wire.iter().map(|w| field_ident(w)).collect());
     wire.into_iter().zip(fields).collect()
+}
+
+/// The Rust names of one operation, unique within its service.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpIdent {
+    /// snake_case: the handler method and the operation module (`get_user`, `get_user_2`).
+    pub snake: String,
+    /// UpperCamelCase: the prefix of its schema types (`GetUser`, `GetUser2`).
+    pub camel: String,
+    /// Why it has a suffix, when it has one.
+    pub renamed: Option<Renamed>,
+}
+
+/// Why a generated name has a suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renamed {
+    /// The name at this index, earlier in the same scope, has the unsuffixed form.
+    After(usize),
+    /// The unsuffixed form names something the generated code defines itself.
+    Reserved,
+}
+
+/// The Rust names of a service's operations, in order (endpoints, then runtime tools): a later
+/// action whose snake_case form an earlier one has, or that is a module name the generated code
+/// uses itself (`types`), gets a `_2`, `_3`, … suffix, and its UpperCamelCase prefix follows
+/// from that. `None` where an action has no identifier form at all.
+pub fn operation_idents(actions: &[&str]) -> Vec<Option<OpIdent>> {
+    let mut snakes: BTreeMap<String, Renamed> =
+        RESERVED_MODULES.iter().map(|m| ((*m).to_owned(), Renamed::Reserved)).collect();
+    let mut camels: BTreeMap<String, Renamed> = BTreeMap::new();
+    let mut out = Vec::with_capacity(actions.len());
+    for (i, action) in actions.iter().enumerate() {
+        let Some(base) = snake_ident(action) else {
+            out.push(None);
+            continue;
+        };
+        let (snake, mut renamed) = unique(&base, &snakes, "_");
+        snakes.insert(snake.clone(), Renamed::After(i));
+        let camel_base = type_ident(&snake).unwrap_or_default();
+        let (camel, camel_renamed) = unique(&camel_base, &camels, "");
+        camels.insert(camel.clone(), Renamed::After(i));
+        renamed = renamed.or(camel_renamed);
+        out.push(Some(OpIdent { snake, camel, renamed }));
+    }
+    out
+}
+
+/// `base` when `taken` lacks it; else the first of `{base}{sep}2`, `{base}{sep}3`, … it lacks,
+/// and why `base` was taken.
+fn unique(base: &str, taken: &BTreeMap<String, Renamed>, sep: &str) -> (String, Option<Renamed>) {
+    match taken.get(base) {
+        None => (base.to_owned(), None),
+        Some(why) => {
+            let free = (2..).map(|n| format!("{base}{sep}{n}")).find(|n| !taken.contains_key(n));
+            (free.expect("an unbounded range has a free name"), Some(*why))
+        }
+    }
 }
 
 /// `idents` with a `_2`, `_3`, … suffix on each repeat of an earlier one, so all are distinct.
@@ -191,6 +251,24 @@ mod tests {
         assert!(!is_portable_tool_name(""));
         assert!(!is_portable_tool_name("list users"));
         assert!(!is_portable_tool_name(&"x".repeat(65)));
+    }
+
+    #[test]
+    fn operations_sharing_a_rust_name_get_suffixes_in_order() {
+        let ids = operation_idents(&["getUser", "get_user", "types", "self", "2fa", "GetUser"]);
+        let names: Vec<Option<(&str, &str, Option<Renamed>)>> =
+            ids.iter().map(|o| o.as_ref().map(|o| (o.snake.as_str(), o.camel.as_str(), o.renamed))).collect();
+        assert_eq!(
+            names,
+            [
+                Some(("get_user", "GetUser", None)),
+                Some(("get_user_2", "GetUser2", Some(Renamed::After(0)))),
+                Some(("types_2", "Types2", Some(Renamed::Reserved))),
+                Some(("self", "Self", None)),
+                None,
+                Some(("get_user_3", "GetUser3", Some(Renamed::After(0)))),
+            ]
+        );
     }
 
     #[test]

@@ -5,13 +5,12 @@ use std::collections::BTreeMap;
 
 use super::Cx;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::naming::{self, RESERVED_MODULES};
+use crate::naming;
 use crate::source::Span;
 
 /// Collects names per identifier and reports invalid names and collisions.
 struct Idents<'d> {
     what: &'static str,
-    reserved: &'static [&'static str],
     seen: BTreeMap<String, (String, Span)>,
     diags: &'d mut Diagnostics,
 }
@@ -30,17 +29,7 @@ impl Idents<'_> {
             );
             return;
         };
-        if self.reserved.contains(&ident.as_str()) {
-            self.diags.push(
-                Diagnostic::new(
-                    Code::IdentCollision,
-                    span,
-                    format!("{} `{name}` becomes `{ident}`, the name of a generated module", self.what),
-                )
-                .label(format!("becomes `{ident}`"))
-                .help("rename it"),
-            );
-        } else if let Some((first, at)) = self.seen.get(&ident) {
+        if let Some((first, at)) = self.seen.get(&ident) {
             let d = Diagnostic::new(
                 Code::IdentCollision,
                 span,
@@ -58,15 +47,11 @@ impl Idents<'_> {
 
 /// Handler methods and endpoint modules, type names, and operation identities of one contract.
 pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
-    let mut ops = Idents { what: "operation", reserved: RESERVED_MODULES, seen: BTreeMap::new(), diags };
-    for e in cx.endpoints() {
-        ops.add(&e.action.value, e.action.span, naming::snake_ident(&e.action.value), "snake_case");
-    }
     let mut actions: Vec<(&str, Span)> = cx.endpoints().map(|e| (e.action.value.as_str(), e.action.span)).collect();
     for t in cx.tools() {
         let (action, span) = t.action.as_ref().map_or((&t.name.value, t.name.span), |a| (&a.value, a.span));
         if let Some((_, first)) = actions.iter().find(|(a, _)| *a == action.as_str()) {
-            ops.diags.push(
+            diags.push(
                 Diagnostic::new(
                     Code::DuplicateAction,
                     span,
@@ -79,9 +64,9 @@ pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
             continue;
         }
         actions.push((action, span));
-        ops.add(action, span, naming::snake_ident(action), "snake_case");
     }
-    let mut types = Idents { what: "type", reserved: &[], seen: BTreeMap::new(), diags };
+    let idents = operations(&actions, diags);
+    let mut types = Idents { what: "type", seen: BTreeMap::new(), diags };
     for (name, _) in cx.c.types.iter().flat_map(|t| t.value.iter()) {
         if !naming::is_component_name(&name.value) {
             types.diags.push(
@@ -96,14 +81,72 @@ pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
             );
             continue;
         }
-        types.add(&name.value, name.span, naming::type_ident(&name.value), "UpperCamelCase");
+        types.add(&name.value, name.span, naming::type_ident(&name.value).filter(|t| t != "Self"), "UpperCamelCase");
     }
-    generated_type_names(cx, &types.seen, types.diags);
+    generated_type_names(cx, &idents, &types.seen, types.diags);
+}
+
+/// Each action's Rust names (the same [`naming::operation_idents`] the generator reads): an
+/// action with none is an error, one renamed to stay unique a warning naming both.
+fn operations<'a>(actions: &[(&'a str, Span)], diags: &mut Diagnostics) -> BTreeMap<&'a str, naming::OpIdent> {
+    let names: Vec<&str> = actions.iter().map(|(a, _)| *a).collect();
+    let idents = naming::operation_idents(&names);
+    let mut out = BTreeMap::new();
+    for ((action, span), ident) in actions.iter().zip(&idents) {
+        let Some(ident) = ident else {
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidIdent,
+                    *span,
+                    format!("operation `{action}` does not make a Rust identifier"),
+                )
+                .label("its snake_case form is not an identifier")
+                .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
+            );
+            continue;
+        };
+        let renamed = match ident.renamed {
+            Some(naming::Renamed::After(j)) => {
+                let (first, at) = actions[j];
+                let theirs = idents[j].as_ref().map_or("", |o| o.snake.as_str());
+                Diagnostic::new(
+                    Code::GeneratedNameRenamed,
+                    *span,
+                    format!("operations `{action}` and `{first}` share one Rust name; this one is `{}`", ident.snake),
+                )
+                .secondary(at, format!("keeps `{theirs}`"))
+            }
+            Some(naming::Renamed::Reserved) => Diagnostic::new(
+                Code::GeneratedNameRenamed,
+                *span,
+                format!(
+                    "operation `{action}` would be named like a module the generated code defines; it is `{}`",
+                    ident.snake
+                ),
+            ),
+            None => {
+                out.insert(*action, ident.clone());
+                continue;
+            }
+        };
+        diags.push(
+            renamed
+                .label(format!("its handler method and module are `{}`, its types `{}…`", ident.snake, ident.camel))
+                .help("rename the action to choose the Rust name yourself"),
+        );
+        out.insert(*action, ident.clone());
+    }
+    out
 }
 
 /// Operation schemas become types named `{Action}{Role}` (`ListInput`); a shared type of the
 /// same name would collide with them.
-fn generated_type_names(cx: &Cx<'_>, user: &BTreeMap<String, (String, Span)>, diags: &mut Diagnostics) {
+fn generated_type_names(
+    cx: &Cx<'_>,
+    idents: &BTreeMap<&str, naming::OpIdent>,
+    user: &BTreeMap<String, (String, Span)>,
+    diags: &mut Diagnostics,
+) {
     let mut roles: Vec<(&crate::parse::ast::Sp<String>, &str)> = Vec::new();
     for e in cx.endpoints() {
         let view_output = e
@@ -130,10 +173,10 @@ fn generated_type_names(cx: &Cx<'_>, user: &BTreeMap<String, (String, Span)>, di
         roles.extend(present.into_iter().filter(|(_, p)| *p).map(|(r, _)| (action, r)));
     }
     for (action, role) in roles {
-        let Some(base) = naming::type_ident(&action.value) else {
+        let Some(base) = idents.get(action.value.as_str()) else {
             continue;
         };
-        let generated = format!("{base}{role}");
+        let generated = format!("{}{role}", base.camel);
         if let Some((name, at)) = user.get(&generated) {
             diags.push(
                 Diagnostic::new(
@@ -160,7 +203,7 @@ fn new_type(s: &crate::parse::ast::Schema) -> bool {
 
 /// Service modules across contracts given together.
 pub(super) fn check_services(all: &[Cx<'_>], diags: &mut Diagnostics) {
-    let mut services = Idents { what: "service", reserved: &[], seen: BTreeMap::new(), diags };
+    let mut services = Idents { what: "service", seen: BTreeMap::new(), diags };
     for cx in all {
         let Some(s) = &cx.c.service else { continue };
         if s.value.trim().is_empty() {

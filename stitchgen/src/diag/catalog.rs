@@ -206,6 +206,9 @@ catalog! {
     ExampleBreaksSchema = "W0004", Warning, "an example its own schema rejects";
     /// Two properties of one object whose names become one Rust field name; the later is suffixed.
     FieldNameCollision = "W0005", Warning, "two properties that share one Rust field name";
+    /// A name whose Rust form another name of its scope (or the generated code) already has:
+    /// it gets a `_2`, `_3`, … suffix.
+    GeneratedNameRenamed = "W0006", Warning, "a name given a suffix to keep its Rust identifier unique";
     /// Something the DSL cannot express, imported in the documented lowered form.
     ImportLowered = "W0900", Warning, "an OpenAPI construct lowered to what a contract expresses";
 }

@@ -47,6 +47,10 @@ pub struct Operation {
     pub service: String,
     /// The identity action.
     pub action: String,
+    /// Its handler method and module name, snake_case, unique in the service (`get_user_2`).
+    pub ident: String,
+    /// The prefix of its schema types, UpperCamelCase, unique in the service (`GetUser2`).
+    pub type_prefix: String,
     /// `desc`.
     pub desc: String,
     /// The scope (`public` when none is declared).
@@ -243,6 +247,13 @@ fn service(c: &Contract, source: &str) -> Service {
     for (_, t) in c.tools.iter().flat_map(|t| t.value.iter()) {
         operations.push(runtime_tool(&name, &default_scope, t));
     }
+    let idents = naming::operation_idents(&operations.iter().map(|o| o.action.as_str()).collect::<Vec<_>>());
+    for (op, names) in operations.iter_mut().zip(idents) {
+        // `check` refused every action without an identifier form.
+        let names =
+            names.unwrap_or_else(|| naming::OpIdent { snake: String::new(), camel: String::new(), renamed: None });
+        (op.ident, op.type_prefix) = (names.snake, names.camel);
+    }
     let types: indexmap::IndexMap<String, Value> =
         c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect();
     let recursive = crate::present::recursive_types(&types);
@@ -287,6 +298,9 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint) -> O
         kind: OpKind::Contract,
         service: service.to_owned(),
         action: e.action.value.clone(),
+        // Set by `service` once every action of the contract is known.
+        ident: String::new(),
+        type_prefix: String::new(),
         desc: text(&e.desc).unwrap_or_default(),
         scope: text(&e.scope).unwrap_or_else(|| default_scope.to_owned()),
         http: surfaces.contains(&Surface::Http).then_some(http).flatten(),
@@ -459,6 +473,9 @@ fn runtime_tool(service: &str, scope: &str, t: &RuntimeTool) -> Operation {
         kind: OpKind::Runtime,
         service: service.to_owned(),
         action: text(&t.action).unwrap_or_else(|| t.name.value.clone()),
+        // Set by `service` once every action of the contract is known.
+        ident: String::new(),
+        type_prefix: String::new(),
         desc: text(&t.desc).unwrap_or_default(),
         scope: scope.to_owned(),
         http: None,

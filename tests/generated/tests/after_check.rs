@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use stitchgen_generated_tests::{
     r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case, inline_named,
-    nullable_shared_type, ref_with_sibling, title_names_type,
+    nullable_shared_type, ref_with_sibling, same_rust_name, title_names_type,
 };
 use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Service};
 
@@ -150,4 +150,47 @@ async fn properties_sharing_a_rust_name_are_two_fields() {
     answers_unchanged(fields_same_case::service(Answer(v.clone())), v).await;
     let t = fields_same_case::types::GetTOutput { end_time: Some("a".into()), end_time_2: Some("b".into()) };
     assert_eq!(serde_json::to_value(&t).unwrap(), json!({"EndTime": "a", "EndTime<": "b"}));
+}
+
+/// Answers each operation with its own name, so a mix-up between renamed ones shows.
+struct Which;
+
+impl same_rust_name::Handler for Which {
+    async fn get_user(
+        &self,
+        _: &Ctx,
+        params: same_rust_name::get_user::Params,
+    ) -> Result<same_rust_name::get_user::Output, AppError> {
+        typed(&json!({"by": format!("id {}", params.id)}))
+    }
+    async fn get_user_2(
+        &self,
+        _: &Ctx,
+        params: same_rust_name::get_user_2::Params,
+    ) -> Result<same_rust_name::get_user_2::Output, AppError> {
+        typed(&json!({"by": format!("email {}", params.email)}))
+    }
+    async fn types_2(&self, _: &Ctx) -> Result<same_rust_name::types_2::Output, AppError> {
+        typed(&json!({"by": "types"}))
+    }
+    async fn self_(&self, _: &Ctx) -> Result<same_rust_name::self_::Output, AppError> {
+        typed(&json!({"by": "self"}))
+    }
+}
+
+#[tokio::test]
+async fn actions_sharing_a_rust_name_stay_distinct_operations_under_their_wire_names() {
+    let svc = same_rust_name::service(Which);
+    let cases = [
+        ("getUser", json!({"id": "u1"}), "id u1"),
+        ("get_user", json!({"email": "a@example.com"}), "email a@example.com"),
+        ("types", json!({}), "types"),
+        ("self", json!({}), "self"),
+    ];
+    for (action, params, by) in cases {
+        let op = svc.operations().iter().position(|o| o.action == action).unwrap();
+        let params = params.as_object().cloned().unwrap_or_default();
+        let answer = svc.call_http(op, params, Default::default(), Call::default(), &Ctx::anonymous()).await.unwrap();
+        assert_eq!(answer.value, json!({"by": by}), "{action}");
+    }
 }

@@ -45,9 +45,10 @@ fn type_key(c: &Contract, name: &str) -> Option<Span> {
 fn operation_schema(c: &Contract, rust_name: &str) -> Option<(Span, String)> {
     let endpoints = c.endpoints.iter().flat_map(|e| e.value.0.iter().map(|(_, e)| &e.action));
     let tools = c.tools.iter().flat_map(|t| t.value.0.iter().map(|(_, t)| t.action.as_ref().unwrap_or(&t.name)));
-    endpoints.chain(tools).find_map(|action: &Sp<String>| {
-        let base = naming::type_ident(&action.value)?;
-        let role = rust_name.strip_prefix(&base)?;
+    let actions: Vec<&Sp<String>> = endpoints.chain(tools).collect();
+    let names: Vec<&str> = actions.iter().map(|a| a.value.as_str()).collect();
+    actions.iter().zip(naming::operation_idents(&names)).find_map(|(action, ident)| {
+        let role = rust_name.strip_prefix(&ident?.camel)?;
         let (_, said) = ROLES.iter().find(|(r, _)| *r == role)?;
         Some((action.span, format!("the {said} of `{}`", action.value)))
     })

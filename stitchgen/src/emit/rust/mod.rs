@@ -14,7 +14,6 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::model::{Operation, Service};
-use crate::naming;
 
 /// The generated module of `svc`, formatted, with the `@generated` banner.
 ///
@@ -147,7 +146,7 @@ fn service_doc(svc: &Service) -> String {
 
 /// The name of an operation schema in `types`: `ListInput`, `GetToolAnswer`, …
 pub(crate) fn schema_name(op: &Operation, role: &str) -> String {
-    format!("{}{role}", naming::type_ident(&op.action).unwrap_or_default())
+    format!("{}{role}", op.type_prefix)
 }
 
 /// Every operation schema that gets a Rust type, by name.

@@ -8,7 +8,6 @@ use serde_json::Value;
 
 use super::{doc, ident, schema_name};
 use crate::model::{OpKind, Operation, Service};
-use crate::naming;
 use crate::parse::ast::{Presenter, Surface};
 use crate::present::{self, Refs, Style};
 
@@ -73,7 +72,7 @@ impl<'a> Op<'a> {
             texts,
             op,
             svc,
-            ident: ident(&naming::snake_ident(&op.action).unwrap_or_default()),
+            ident: ident(&op.ident),
             params: path("Params"),
             input: path("Input"),
             output: path("Output"),
