@@ -175,6 +175,22 @@ pub fn operation_idents(actions: &[&str]) -> Vec<Option<OpIdent>> {
     out
 }
 
+/// The Rust module of each service given together, in order: snake_case, a later service whose
+/// module an earlier one has getting a `_2`, `_3`, … suffix, and why. `None` where a name has no
+/// identifier form.
+pub fn service_modules(services: &[&str]) -> Vec<Option<(String, Option<Renamed>)>> {
+    let mut taken: BTreeMap<String, Renamed> = BTreeMap::new();
+    let mut out = Vec::with_capacity(services.len());
+    for (i, service) in services.iter().enumerate() {
+        out.push(snake_ident(service).map(|base| {
+            let (module, renamed) = unique(&base, &taken, "_");
+            taken.insert(module.clone(), Renamed::After(i));
+            (module, renamed)
+        }));
+    }
+    out
+}
+
 /// `base` when `taken` lacks it; else the first of `{base}{sep}2`, `{base}{sep}3`, … it lacks,
 /// and why `base` was taken.
 fn unique(base: &str, taken: &BTreeMap<String, Renamed>, sep: &str) -> (String, Option<Renamed>) {

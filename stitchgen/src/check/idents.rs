@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::Cx;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::naming;
+use crate::parse::ast::Sp;
 use crate::source::Span;
 
 /// Collects names per identifier and reports invalid names and collisions.
@@ -201,19 +202,42 @@ fn new_type(s: &crate::parse::ast::Schema) -> bool {
     !(s.0.as_map().is_some_and(|m| m.len() == 1) && crate::schema::ref_name(&s.0).is_some())
 }
 
-/// Service modules across contracts given together.
+/// Service modules across contracts given together (the same [`naming::service_modules`] the
+/// generator reads): a name with none is an error, one renamed to stay unique a warning.
 pub(super) fn check_services(all: &[Cx<'_>], diags: &mut Diagnostics) {
-    let mut services = Idents { what: "service", seen: BTreeMap::new(), diags };
-    for cx in all {
-        let Some(s) = &cx.c.service else { continue };
-        if s.value.trim().is_empty() {
-            continue;
+    let services: Vec<&Sp<String>> =
+        all.iter().filter_map(|cx| cx.c.service.as_ref()).filter(|s| !s.value.trim().is_empty()).collect();
+    let names: Vec<&str> = services.iter().map(|s| s.value.as_str()).collect();
+    let modules = naming::service_modules(&names);
+    for (s, module) in services.iter().zip(&modules) {
+        match module {
+            None => diags.push(
+                Diagnostic::new(
+                    Code::InvalidIdent,
+                    s.span,
+                    format!("service `{}` does not make a Rust identifier", s.value),
+                )
+                .label("its snake_case form is not an identifier")
+                .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
+            ),
+            // Identical names are E0100; only different spellings of one module are renamed.
+            Some((module, Some(naming::Renamed::After(j)))) if services[*j].value != s.value => {
+                let theirs = modules[*j].as_ref().map_or("", |(m, _)| m.as_str());
+                diags.push(
+                    Diagnostic::new(
+                        Code::GeneratedNameRenamed,
+                        s.span,
+                        format!(
+                            "services `{}` and `{}` share one Rust module; this one is `{module}`",
+                            s.value, services[*j].value
+                        ),
+                    )
+                    .label(format!("its module and file are `{module}`"))
+                    .secondary(services[*j].span, format!("keeps `{theirs}`"))
+                    .help("rename the service to choose the module name yourself"),
+                );
+            }
+            Some(_) => {}
         }
-        let before = services.seen.get(&naming::snake_ident(&s.value).unwrap_or_default()).map(|(n, _)| n.clone());
-        // Identical names are E0100; only different spellings of one module are collisions here.
-        if before.as_deref() == Some(s.value.as_str()) {
-            continue;
-        }
-        services.add(&s.value, s.span, naming::snake_ident(&s.value), "snake_case");
     }
 }

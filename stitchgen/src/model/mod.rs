@@ -225,12 +225,15 @@ impl Operation {
 
 /// Lowers checked contracts. `sources` names each contract's file.
 pub fn lower(contracts: &[Contract], sources: &crate::source::SourceMap) -> Model {
-    Model {
-        services: contracts
-            .iter()
-            .map(|c| service(c, &crate::source::artifact_name(&sources.file(c.file).path)))
-            .collect(),
-    }
+    let names: Vec<&str> = contracts.iter().map(|c| c.service.as_ref().map_or("", |s| s.value.as_str())).collect();
+    let modules = naming::service_modules(&names);
+    let services = contracts.iter().zip(modules).map(|(c, module)| {
+        let mut svc = service(c, &crate::source::artifact_name(&sources.file(c.file).path));
+        // `check` refused every service name without an identifier form.
+        svc.module = module.map(|(m, _)| m).unwrap_or_default();
+        svc
+    });
+    Model { services: services.collect() }
 }
 
 fn text(s: &Option<ast::Sp<String>>) -> Option<String> {
@@ -258,7 +261,8 @@ fn service(c: &Contract, source: &str) -> Service {
         c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect();
     let recursive = crate::present::recursive_types(&types);
     Service {
-        module: naming::snake_ident(&name).unwrap_or_default(),
+        // Set by `lower`, which sees every service given together.
+        module: String::new(),
         source: source.to_owned(),
         title: text(&c.title),
         version: text(&c.version),

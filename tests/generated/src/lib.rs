@@ -23,6 +23,8 @@ stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
 stitchgen_runtime::include_contract!("ref_with_sibling");
 stitchgen_runtime::include_contract!("required_across");
+stitchgen_runtime::include_contract!("same_module");
+stitchgen_runtime::include_contract!("same_module_2");
 stitchgen_runtime::include_contract!("same_rust_name");
 stitchgen_runtime::include_contract!("sampling");
 stitchgen_runtime::include_contract!("scalar_union");

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use stitchgen_generated_tests::{
     r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case, inline_named,
-    nullable_shared_type, ref_with_sibling, same_rust_name, title_names_type,
+    nullable_shared_type, ref_with_sibling, same_module, same_module_2, same_rust_name, title_names_type,
 };
 use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Service};
 
@@ -193,4 +193,28 @@ async fn actions_sharing_a_rust_name_stay_distinct_operations_under_their_wire_n
         let answer = svc.call_http(op, params, Default::default(), Call::default(), &Ctx::anonymous()).await.unwrap();
         assert_eq!(answer.value, json!({"by": by}), "{action}");
     }
+}
+
+/// Answers with where it runs, for the two services that share one Rust module name.
+struct From(&'static str);
+
+impl same_module::Handler for From {
+    async fn list(&self, _: &Ctx) -> Result<same_module::list::Output, AppError> {
+        typed(&json!({"from": self.0}))
+    }
+}
+
+impl same_module_2::Handler for From {
+    async fn get(&self, _: &Ctx) -> Result<same_module_2::get::Output, AppError> {
+        typed(&json!({"from": self.0}))
+    }
+}
+
+#[tokio::test]
+async fn services_sharing_a_module_name_are_two_modules_under_their_own_names() {
+    let (a, b) = (same_module::service(From("a")), same_module_2::service(From("b")));
+    assert_eq!(a.operations()[0].service, "same-module");
+    assert_eq!(b.operations()[0].service, "same_module");
+    assert_eq!(http(&a, "list", json!({})).await.unwrap(), json!({"from": "a"}));
+    assert_eq!(http(&b, "get", json!({})).await.unwrap(), json!({"from": "b"}));
 }
