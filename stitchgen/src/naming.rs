@@ -191,6 +191,22 @@ pub fn service_modules(services: &[&str]) -> Vec<Option<(String, Option<Renamed>
     out
 }
 
+/// The Rust name of each shared type of one contract, in order: UpperCamelCase, a later type
+/// whose name an earlier one has getting a `2`, `3`, … suffix, and why. `None` where a name has no
+/// identifier form, or is `Self`.
+pub fn type_names(types: &[&str]) -> Vec<Option<(String, Option<Renamed>)>> {
+    let mut taken: BTreeMap<String, Renamed> = BTreeMap::new();
+    let mut out = Vec::with_capacity(types.len());
+    for (i, name) in types.iter().enumerate() {
+        out.push(type_ident(name).filter(|t| t != "Self").map(|base| {
+            let (rust, renamed) = unique(&base, &taken, "");
+            taken.insert(rust.clone(), Renamed::After(i));
+            (rust, renamed)
+        }));
+    }
+    out
+}
+
 /// `base` when `taken` lacks it; else the first of `{base}{sep}2`, `{base}{sep}3`, … it lacks,
 /// and why `base` was taken.
 fn unique(base: &str, taken: &BTreeMap<String, Renamed>, sep: &str) -> (String, Option<Renamed>) {

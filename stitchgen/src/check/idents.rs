@@ -1,5 +1,6 @@
-//! Rust identifiers: every name that becomes one must make a valid one, and no two may collide
-//! after case conversion.
+//! Rust identifiers: every name that becomes one must make a valid one. Names of one scope that
+//! share a Rust form get unique ones (W0006, computed by `naming` for the generator too); a shared
+//! type named like a type generated for an operation is refused (E0800).
 
 use std::collections::BTreeMap;
 
@@ -8,43 +9,6 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::naming;
 use crate::parse::ast::Sp;
 use crate::source::Span;
-
-/// Collects names per identifier and reports invalid names and collisions.
-struct Idents<'d> {
-    what: &'static str,
-    seen: BTreeMap<String, (String, Span)>,
-    diags: &'d mut Diagnostics,
-}
-
-impl Idents<'_> {
-    fn add(&mut self, name: &str, span: Span, ident: Option<String>, case: &str) {
-        let Some(ident) = ident else {
-            self.diags.push(
-                Diagnostic::new(
-                    Code::InvalidIdent,
-                    span,
-                    format!("{} `{name}` does not make a Rust identifier", self.what),
-                )
-                .label(format!("its {case} form is not an identifier"))
-                .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
-            );
-            return;
-        };
-        if let Some((first, at)) = self.seen.get(&ident) {
-            let d = Diagnostic::new(
-                Code::IdentCollision,
-                span,
-                format!("{} `{name}` and `{first}` both become `{ident}` in Rust", self.what),
-            )
-            .label(format!("becomes `{ident}`"))
-            .secondary(*at, format!("also becomes `{ident}`"))
-            .help("rename one of them");
-            self.diags.push(d);
-        } else {
-            self.seen.insert(ident, (name.to_owned(), span));
-        }
-    }
-}
 
 /// Handler methods and endpoint modules, type names, and operation identities of one contract.
 pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
@@ -67,24 +31,62 @@ pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
         actions.push((action, span));
     }
     let idents = operations(&actions, diags);
-    let mut types = Idents { what: "type", seen: BTreeMap::new(), diags };
+    let types = types(cx, diags);
+    generated_type_names(cx, &idents, &types, diags);
+}
+
+/// Each shared type's Rust name (the same [`naming::type_names`] the generator reads), by that
+/// name: a type name with none, or that is no OpenAPI component name, is an error; one renamed
+/// to stay unique a warning naming both.
+fn types(cx: &Cx<'_>, diags: &mut Diagnostics) -> BTreeMap<String, (String, Span)> {
+    let mut named: Vec<&Sp<String>> = Vec::new();
     for (name, _) in cx.c.types.iter().flat_map(|t| t.value.iter()) {
-        if !naming::is_component_name(&name.value) {
-            types.diags.push(
+        if naming::is_component_name(&name.value) {
+            named.push(name);
+            continue;
+        }
+        diags.push(
+            Diagnostic::new(
+                Code::InvalidIdent,
+                name.span,
+                format!("type `{}` cannot name an OpenAPI component or a `$ref` target", name.value),
+            )
+            .label("holds a character outside `A-Z a-z 0-9 . - _`")
+            .note("OpenAPI requires component names to match `^[a-zA-Z0-9.\\-_]+$`")
+            .help("rename the type with letters, digits, `.`, `-` and `_`"),
+        );
+    }
+    let rust = naming::type_names(&named.iter().map(|n| n.value.as_str()).collect::<Vec<_>>());
+    let mut out = BTreeMap::new();
+    for (name, ident) in named.iter().zip(&rust) {
+        let Some((ident, renamed)) = ident else {
+            diags.push(
                 Diagnostic::new(
                     Code::InvalidIdent,
                     name.span,
-                    format!("type `{}` cannot name an OpenAPI component or a `$ref` target", name.value),
+                    format!("type `{}` does not make a Rust identifier", name.value),
                 )
-                .label("holds a character outside `A-Z a-z 0-9 . - _`")
-                .note("OpenAPI requires component names to match `^[a-zA-Z0-9.\\-_]+$`")
-                .help("rename the type with letters, digits, `.`, `-` and `_`"),
+                .label("its UpperCamelCase form is not an identifier")
+                .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
             );
             continue;
+        };
+        if let Some(naming::Renamed::After(j)) = renamed {
+            let (first, theirs) = (named[*j], rust[*j].as_ref().map_or("", |(r, _)| r.as_str()));
+            diags.push(
+                Diagnostic::new(
+                    Code::GeneratedNameRenamed,
+                    name.span,
+                    format!("types `{}` and `{}` share one Rust name; this one is `{ident}`", name.value, first.value),
+                )
+                .label(format!("its Rust type is `types::{ident}`"))
+                .secondary(first.span, format!("keeps `{theirs}`"))
+                .help("rename the type to choose the Rust name yourself"),
+            );
         }
-        types.add(&name.value, name.span, naming::type_ident(&name.value).filter(|t| t != "Self"), "UpperCamelCase");
+        out.insert(ident.clone(), (name.value.clone(), name.span));
     }
-    generated_type_names(cx, &idents, &types.seen, types.diags);
+    out
 }
 
 /// Each action's Rust names (the same [`naming::operation_idents`] the generator reads): an

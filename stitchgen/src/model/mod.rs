@@ -30,6 +30,8 @@ pub struct Service {
     pub version: Option<String>,
     /// Shared types, in order, as JSON Schema with `#/types/NAME` references.
     pub types: indexmap::IndexMap<String, Value>,
+    /// The Rust name of each shared type, unique in the service (`UserCard`, `UserCard2`).
+    pub type_idents: std::collections::BTreeMap<String, String>,
     /// The types that reach themselves through references (kept as `$defs` when inlining).
     pub recursive: std::collections::BTreeSet<String>,
     /// The types too large to inline everywhere they are used (kept as `$defs` too).
@@ -260,6 +262,13 @@ fn service(c: &Contract, source: &str) -> Service {
     let types: indexmap::IndexMap<String, Value> =
         c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect();
     let recursive = crate::present::recursive_types(&types);
+    let names: Vec<&str> = types.keys().map(String::as_str).collect();
+    // `check` refused every type name without an identifier form.
+    let type_idents = names
+        .iter()
+        .zip(naming::type_names(&names))
+        .map(|(n, r)| ((*n).to_owned(), r.map(|(r, _)| r).unwrap_or_default()))
+        .collect();
     Service {
         // Set by `lower`, which sees every service given together.
         module: String::new(),
@@ -268,6 +277,7 @@ fn service(c: &Contract, source: &str) -> Service {
         version: text(&c.version),
         expansive: crate::present::expansive_types(&types, &recursive),
         recursive,
+        type_idents,
         types,
         operations,
         name,

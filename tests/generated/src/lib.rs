@@ -30,6 +30,7 @@ stitchgen_runtime::include_contract!("sampling");
 stitchgen_runtime::include_contract!("scalar_union");
 stitchgen_runtime::include_contract!("tickets");
 stitchgen_runtime::include_contract!("title_names_type");
+stitchgen_runtime::include_contract!("types_same_rust_name");
 
 /// A sample of random valid contracts (`stitchgen_tests::random`), compiled like the fixtures.
 pub mod random {

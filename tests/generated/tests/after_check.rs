@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use stitchgen_generated_tests::{
     r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case, inline_named,
     nullable_shared_type, ref_with_sibling, same_module, same_module_2, same_rust_name, title_names_type,
+    types_same_rust_name,
 };
 use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Service};
 
@@ -40,7 +41,8 @@ answer_handler!(
     enum_beside_all_of,
     enum_plus_one,
     r#box,
-    fields_same_case
+    fields_same_case,
+    types_same_rust_name
 );
 
 async fn answers_unchanged(svc: Service, value: Value) {
@@ -217,4 +219,12 @@ async fn services_sharing_a_module_name_are_two_modules_under_their_own_names() 
     assert_eq!(b.operations()[0].service, "same_module");
     assert_eq!(http(&a, "list", json!({})).await.unwrap(), json!({"from": "a"}));
     assert_eq!(http(&b, "get", json!({})).await.unwrap(), json!({"from": "b"}));
+}
+
+#[tokio::test]
+async fn types_sharing_a_rust_name_are_two_types_with_their_own_fields() {
+    let v = json!({"a": {"name": "Ada"}, "b": {"email": "ada@example.com", "card": {"name": "Ada"}}});
+    answers_unchanged(types_same_rust_name::service(Answer(v.clone())), v).await;
+    let _: types_same_rust_name::types::UserCard = typed(&json!({"name": "Ada"})).unwrap();
+    let _: types_same_rust_name::types::UserCard2 = typed(&json!({"email": "ada@example.com"})).unwrap();
 }

@@ -143,9 +143,10 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false).with_type_mod("types").with_map_type("::std::collections::BTreeMap");
     let mut space = TypeSpace::new(&settings);
-    let input = super::typify_input::Input::new(&svc.types);
+    let input = super::typify_input::Input::new(&svc.types, &svc.type_idents);
+    let rust = |n: &String| svc.type_idents[n].clone();
     space
-        .add_ref_types(svc.types.iter().map(|(n, s)| (n.clone(), schemars(input.named(n, input.definition(s))))))
+        .add_ref_types(svc.types.iter().map(|(n, s)| (rust(n), schemars(input.named(&rust(n), input.definition(s))))))
         .map_err(|e| e.to_string())?;
     let mut paths = BTreeMap::new();
     for (name, schema) in named {

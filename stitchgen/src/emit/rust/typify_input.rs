@@ -2,7 +2,7 @@
 //! typify would otherwise misread it. The runner validates against the contract's own schema;
 //! these rewrites only shape the Rust types.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -20,14 +20,26 @@ pub(super) struct Input {
     nullable: BTreeSet<String>,
     /// The Rust names of the shared types, as typify gives them.
     declared: BTreeSet<String>,
+    /// Each shared type's unique Rust name by contract name: typify reads the types under these
+    /// names, and references point at them, so two names of one UpperCamelCase stay two types.
+    idents: BTreeMap<String, String>,
 }
 
 impl Input {
-    /// The rewriting for a service with these shared types.
-    pub(super) fn new(types: &IndexMap<String, Value>) -> Input {
-        let nullable = types.iter().filter(|(_, s)| without_null(s).is_some()).map(|(n, _)| n.clone()).collect();
-        let declared = types.keys().filter_map(|n| crate::naming::type_ident(n)).collect();
-        Input { nullable, declared }
+    /// The rewriting for a service with these shared types and their Rust names.
+    pub(super) fn new(types: &IndexMap<String, Value>, idents: &BTreeMap<String, String>) -> Input {
+        let nullable =
+            types.iter().filter(|(_, s)| without_null(s).is_some()).map(|(n, _)| idents[n].clone()).collect();
+        let declared = idents.values().cloned().collect();
+        Input { nullable, declared, idents: idents.clone() }
+    }
+
+    /// `#/types/NAME` with the shared type's Rust name for NAME.
+    fn reference(&self, v: &Value) -> Value {
+        match v.as_str().and_then(|r| r.strip_prefix(TYPES_PREFIX)).and_then(|n| self.idents.get(n)) {
+            Some(rust) => Value::String(format!("{TYPES_PREFIX}{rust}")),
+            None => v.clone(),
+        }
     }
 
     /// `schema`, already rewritten, as the type named `name`: an inline property schema whose
@@ -52,8 +64,11 @@ impl Input {
                 let map = map
                     .iter()
                     .map(|(k, v)| {
-                        let v =
-                            if DATA.contains(&k.as_str()) || k == "$ref" { v.clone() } else { self.subschemas(k, v) };
+                        let v = match k.as_str() {
+                            "$ref" => self.reference(v),
+                            k if DATA.contains(&k) => v.clone(),
+                            _ => self.subschemas(k, v),
+                        };
                         (k.clone(), v)
                     })
                     .collect();
@@ -303,7 +318,7 @@ mod tests {
     use serde_json::{Value, json};
 
     fn schema(v: Value) -> Value {
-        super::Input::new(&Default::default()).schema(&v)
+        super::Input::new(&Default::default(), &Default::default()).schema(&v)
     }
 
     #[test]
@@ -333,7 +348,8 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let input = super::Input::new(&types);
+        let idents = types.keys().map(|k| (k.clone(), k.clone())).collect();
+        let input = super::Input::new(&types, &idents);
         assert_eq!(input.definition(&types["User"]), json!({"type": "object", "properties": {}}));
         assert_eq!(input.definition(&types["Effort"]), json!({"oneOf": [{"enum": ["low"]}]}));
         let used =
