@@ -1,6 +1,6 @@
 //! Names derived from a contract: tool names (DESIGN §3.3) and Rust identifiers.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 
@@ -142,35 +142,46 @@ pub struct OpIdent {
 }
 
 /// Why a generated name has a suffix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Renamed {
     /// The name at this index, earlier in the same scope, has the unsuffixed form.
     After(usize),
     /// The unsuffixed form names something the generated code defines itself.
     Reserved,
+    /// The unsuffixed form would make a type named like this shared type.
+    SharedType(String),
 }
 
-/// The Rust names of a service's operations, in order (endpoints, then runtime tools): a later
-/// action whose snake_case form an earlier one has, or that is a module name the generated code
-/// uses itself (`types`), gets a `_2`, `_3`, … suffix, and its UpperCamelCase prefix follows
-/// from that. `None` where an action has no identifier form at all.
-pub fn operation_idents(actions: &[&str]) -> Vec<Option<OpIdent>> {
+/// The Rust names of a service's operations, in order (endpoints, then runtime tools), each
+/// given as its action and the roles in which it has a schema of its own (`Input`, `Output`, …,
+/// the endpoint types `{Prefix}{Role}`). A later action whose snake_case form an earlier one has,
+/// or that is a module name the generated code uses itself (`types`), gets a `_2`, `_3`, …
+/// suffix, and its UpperCamelCase prefix follows from that; a prefix that would make a type named
+/// like a `shared` one gets a `2`, `3`, … suffix of its own. `None` where an action has no
+/// identifier form at all.
+pub fn operation_idents(ops: &[(&str, Vec<&str>)], shared: &BTreeSet<String>) -> Vec<Option<OpIdent>> {
     let mut snakes: BTreeMap<String, Renamed> =
         RESERVED_MODULES.iter().map(|m| ((*m).to_owned(), Renamed::Reserved)).collect();
     let mut camels: BTreeMap<String, Renamed> = BTreeMap::new();
-    let mut out = Vec::with_capacity(actions.len());
-    for (i, action) in actions.iter().enumerate() {
+    let mut out = Vec::with_capacity(ops.len());
+    for (i, (action, roles)) in ops.iter().enumerate() {
         let Some(base) = snake_ident(action) else {
             out.push(None);
             continue;
         };
-        let (snake, mut renamed) = unique(&base, &snakes, "_");
+        let (snake, renamed) = unique(&base, &snakes, "_");
         snakes.insert(snake.clone(), Renamed::After(i));
         let camel_base = type_ident(&snake).unwrap_or_default();
-        let (camel, camel_renamed) = unique(&camel_base, &camels, "");
+        // The first prefix no earlier operation has and that names no shared type in any role.
+        let shared_type = |prefix: &str| roles.iter().map(|r| format!("{prefix}{r}")).find(|t| shared.contains(t));
+        let why = |prefix: &str| camels.get(prefix).cloned().or_else(|| shared_type(prefix).map(Renamed::SharedType));
+        let first_why = why(&camel_base);
+        let camel = std::iter::once(camel_base.clone())
+            .chain((2..).map(|n| format!("{camel_base}{n}")))
+            .find(|p| why(p).is_none())
+            .expect("an unbounded range has a free name");
         camels.insert(camel.clone(), Renamed::After(i));
-        renamed = renamed.or(camel_renamed);
-        out.push(Some(OpIdent { snake, camel, renamed }));
+        out.push(Some(OpIdent { snake, camel, renamed: renamed.or(first_why) }));
     }
     out
 }
@@ -214,7 +225,7 @@ fn unique(base: &str, taken: &BTreeMap<String, Renamed>, sep: &str) -> (String, 
         None => (base.to_owned(), None),
         Some(why) => {
             let free = (2..).map(|n| format!("{base}{sep}{n}")).find(|n| !taken.contains_key(n));
-            (free.expect("an unbounded range has a free name"), Some(*why))
+            (free.expect("an unbounded range has a free name"), Some(why.clone()))
         }
     }
 }
@@ -287,9 +298,14 @@ mod tests {
 
     #[test]
     fn operations_sharing_a_rust_name_get_suffixes_in_order() {
-        let ids = operation_idents(&["getUser", "get_user", "types", "self", "2fa", "GetUser"]);
+        let ops: Vec<(&str, Vec<&str>)> = ["getUser", "get_user", "types", "self", "2fa", "GetUser", "list"]
+            .into_iter()
+            .map(|a| (a, vec!["Input", "Output"]))
+            .collect();
+        let shared = BTreeSet::from(["ListOutput".to_owned(), "SelfParams".to_owned()]);
+        let ids = operation_idents(&ops, &shared);
         let names: Vec<Option<(&str, &str, Option<Renamed>)>> =
-            ids.iter().map(|o| o.as_ref().map(|o| (o.snake.as_str(), o.camel.as_str(), o.renamed))).collect();
+            ids.iter().map(|o| o.as_ref().map(|o| (o.snake.as_str(), o.camel.as_str(), o.renamed.clone()))).collect();
         assert_eq!(
             names,
             [
@@ -299,6 +315,7 @@ mod tests {
                 Some(("self", "Self", None)),
                 None,
                 Some(("get_user_3", "GetUser3", Some(Renamed::After(0)))),
+                Some(("list", "List2", Some(Renamed::SharedType("ListOutput".into())))),
             ]
         );
     }

@@ -1,6 +1,6 @@
-//! Rust identifiers: every name that becomes one must make a valid one. Names of one scope that
-//! share a Rust form get unique ones (W0006, computed by `naming` for the generator too); a shared
-//! type named like a type generated for an operation is refused (E0800).
+//! Rust identifiers: every name that becomes one must make a valid one (E0801). Names of one
+//! scope that share a Rust form get unique ones, with a warning (W0006); `naming` computes them
+//! for the check and the generator alike.
 
 use std::collections::BTreeMap;
 
@@ -30,9 +30,11 @@ pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
         }
         actions.push((action, span));
     }
-    let idents = operations(&actions, diags);
-    let types = types(cx, diags);
-    generated_type_names(cx, &idents, &types, diags);
+    let shared = types(cx, diags);
+    let roles = roles(cx);
+    let actions: Vec<(&str, Span, Vec<&str>)> =
+        actions.into_iter().map(|(a, at)| (a, at, roles.get(a).cloned().unwrap_or_default())).collect();
+    operations(&actions, &shared, diags);
 }
 
 /// Each shared type's Rust name (the same [`naming::type_names`] the generator reads), by that
@@ -91,11 +93,10 @@ fn types(cx: &Cx<'_>, diags: &mut Diagnostics) -> BTreeMap<String, (String, Span
 
 /// Each action's Rust names (the same [`naming::operation_idents`] the generator reads): an
 /// action with none is an error, one renamed to stay unique a warning naming both.
-fn operations<'a>(actions: &[(&'a str, Span)], diags: &mut Diagnostics) -> BTreeMap<&'a str, naming::OpIdent> {
-    let names: Vec<&str> = actions.iter().map(|(a, _)| *a).collect();
-    let idents = naming::operation_idents(&names);
-    let mut out = BTreeMap::new();
-    for ((action, span), ident) in actions.iter().zip(&idents) {
+fn operations(actions: &[(&str, Span, Vec<&str>)], shared: &BTreeMap<String, (String, Span)>, diags: &mut Diagnostics) {
+    let ops: Vec<(&str, Vec<&str>)> = actions.iter().map(|(a, _, roles)| (*a, roles.clone())).collect();
+    let idents = naming::operation_idents(&ops, &shared.keys().cloned().collect());
+    for ((action, span, _), ident) in actions.iter().zip(&idents) {
         let Some(ident) = ident else {
             diags.push(
                 Diagnostic::new(
@@ -108,16 +109,17 @@ fn operations<'a>(actions: &[(&'a str, Span)], diags: &mut Diagnostics) -> BTree
             );
             continue;
         };
-        let renamed = match ident.renamed {
+        let d = match &ident.renamed {
+            None => continue,
             Some(naming::Renamed::After(j)) => {
-                let (first, at) = actions[j];
-                let theirs = idents[j].as_ref().map_or("", |o| o.snake.as_str());
+                let (first, at, _) = &actions[*j];
+                let theirs = idents[*j].as_ref().map_or("", |o| o.snake.as_str());
                 Diagnostic::new(
                     Code::GeneratedNameRenamed,
                     *span,
                     format!("operations `{action}` and `{first}` share one Rust name; this one is `{}`", ident.snake),
                 )
-                .secondary(at, format!("keeps `{theirs}`"))
+                .secondary(*at, format!("keeps `{theirs}`"))
             }
             Some(naming::Renamed::Reserved) => Diagnostic::new(
                 Code::GeneratedNameRenamed,
@@ -127,30 +129,27 @@ fn operations<'a>(actions: &[(&'a str, Span)], diags: &mut Diagnostics) -> BTree
                     ident.snake
                 ),
             ),
-            None => {
-                out.insert(*action, ident.clone());
-                continue;
+            Some(naming::Renamed::SharedType(rust)) => {
+                let (name, at) = &shared[rust];
+                Diagnostic::new(
+                    Code::GeneratedNameRenamed,
+                    *span,
+                    format!("a type of operation `{action}` would be named `{rust}`, like shared type `{name}`; its types are `{}…`", ident.camel),
+                )
+                .secondary(*at, format!("keeps `{rust}`"))
             }
         };
         diags.push(
-            renamed
-                .label(format!("its handler method and module are `{}`, its types `{}…`", ident.snake, ident.camel))
+            d.label(format!("its handler method and module are `{}`, its types `{}…`", ident.snake, ident.camel))
                 .help("rename the action to choose the Rust name yourself"),
         );
-        out.insert(*action, ident.clone());
     }
-    out
 }
 
-/// Operation schemas become types named `{Action}{Role}` (`ListInput`); a shared type of the
-/// same name would collide with them.
-fn generated_type_names(
-    cx: &Cx<'_>,
-    idents: &BTreeMap<&str, naming::OpIdent>,
-    user: &BTreeMap<String, (String, Span)>,
-    diags: &mut Diagnostics,
-) {
-    let mut roles: Vec<(&crate::parse::ast::Sp<String>, &str)> = Vec::new();
+/// The roles in which each operation has a schema of its own (the operation schemas of
+/// `model::ROLES` that are not a bare `$ref`), by action.
+fn roles<'a>(cx: &Cx<'a>) -> BTreeMap<&'a str, Vec<&'static str>> {
+    let mut out = BTreeMap::new();
     for e in cx.endpoints() {
         let view_output = e
             .tool
@@ -165,38 +164,19 @@ fn generated_type_names(
             ("Input", e.input.as_ref().is_some_and(new_type)),
             ("Output", e.output.as_ref().is_some_and(new_type)),
             ("ToolAnswer", view_output),
-            ("Item", e.stream.is_some()),
+            ("Item", e.stream.as_ref().and_then(|s| s.value.item.as_ref()).is_some_and(new_type)),
+            ("Terminal", e.stream.as_ref().and_then(|s| s.value.terminal.as_ref()).is_some_and(new_type)),
         ];
-        roles.extend(present.into_iter().filter(|(_, p)| *p).map(|(r, _)| (&e.action, r)));
+        out.insert(e.action.value.as_str(), present.into_iter().filter(|(_, p)| *p).map(|(r, _)| r).collect());
     }
     for t in cx.tools() {
         let action = t.action.as_ref().unwrap_or(&t.name);
         let present =
             [("Input", t.input.as_ref().is_some_and(new_type)), ("Output", t.output.as_ref().is_some_and(new_type))];
-        roles.extend(present.into_iter().filter(|(_, p)| *p).map(|(r, _)| (action, r)));
+        out.entry(action.value.as_str())
+            .or_insert_with(|| present.into_iter().filter(|(_, p)| *p).map(|(r, _)| r).collect());
     }
-    for (action, role) in roles {
-        let Some(base) = idents.get(action.value.as_str()) else {
-            continue;
-        };
-        let generated = format!("{}{role}", base.camel);
-        if let Some((name, at)) = user.get(&generated) {
-            diags.push(
-                Diagnostic::new(
-                    Code::IdentCollision,
-                    *at,
-                    format!(
-                        "type `{name}` collides with the type generated for `{}`'s {}",
-                        action.value,
-                        role.to_lowercase()
-                    ),
-                )
-                .label(format!("becomes `{generated}`"))
-                .secondary(action.span, "the operation")
-                .help("rename the shared type"),
-            );
-        }
-    }
+    out
 }
 
 /// Whether a schema gets a type of its own (a bare `$ref` names an existing one).

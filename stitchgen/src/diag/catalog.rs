@@ -177,9 +177,8 @@ catalog! {
     /// A presenter for a transport the tool is not mounted on.
     PresenterNotMounted = "E0702", Error, "a presenter for a transport the tool is not on";
 
-    // E08xx: Rust names.
-    /// Two names that become the same Rust identifier.
-    IdentCollision = "E0800", Error, "two names that become the same Rust identifier";
+    // E08xx: Rust names. E0800 (two names that become the same Rust identifier) is retired:
+    // such names are given unique Rust names instead (W0006).
     /// A name that cannot become a Rust identifier.
     InvalidIdent = "E0801", Error, "a name that cannot become a Rust identifier";
 

@@ -98,8 +98,9 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
     touched
 }
 
-/// The roles whose schema becomes a type named `{Action}{Role}` when it is not a bare `$ref`
-/// (the checker's rule, E0800), with the endpoint key that holds it.
+/// The roles whose schema becomes a type named `{Action}{Role}` when it is not a bare `$ref`,
+/// with the endpoint key that holds it. (The generator would rename the operation's types
+/// instead, W0006; renaming the shared type keeps the operation's types named after it.)
 const ROLES: &[(&str, &str)] = &[("params", "Params"), ("input", "Input"), ("output", "Output"), ("stream", "Item")];
 
 /// A shared type whose name is a type generated for an operation (`ListPetsOutput` beside a

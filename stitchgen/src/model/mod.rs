@@ -215,6 +215,19 @@ pub struct Stream {
 }
 
 impl Operation {
+    /// The schema this operation has in `role` (one of [`ROLES`]), if any.
+    pub fn schema(&self, role: &str) -> Option<&Value> {
+        match role {
+            "Params" => self.params.as_ref(),
+            "Input" => self.input.as_ref(),
+            "Output" => self.output.as_ref(),
+            "ToolAnswer" => self.view.as_ref().and_then(|v| v.output.as_ref()),
+            "Item" => self.http_kind.stream.as_ref().map(|s| &s.item),
+            "Terminal" => self.http_kind.stream.as_ref().and_then(|s| s.terminal.as_ref()),
+            _ => None,
+        }
+    }
+
     /// Whether the operation is on a tool surface.
     pub fn is_tool(&self) -> bool {
         self.surfaces.iter().any(|s| s.is_tool())
@@ -224,6 +237,30 @@ impl Operation {
         self.surfaces.contains(&surface)
     }
 }
+
+/// Sets each operation's Rust names ([`naming::operation_idents`]): unique in the service, and
+/// naming no type like one of the `shared` ones.
+fn name_operations(operations: &mut [Operation], shared: &std::collections::BTreeSet<String>) {
+    let ops: Vec<(&str, Vec<&str>)> = operations
+        .iter()
+        .map(|o| (o.action.as_str(), ROLES.into_iter().filter(|r| o.schema(r).is_some_and(own_type)).collect()))
+        .collect();
+    let idents = naming::operation_idents(&ops, shared);
+    for (op, names) in operations.iter_mut().zip(idents) {
+        // `check` refused every action without an identifier form.
+        let names =
+            names.unwrap_or_else(|| naming::OpIdent { snake: String::new(), camel: String::new(), renamed: None });
+        (op.ident, op.type_prefix) = (names.snake, names.camel);
+    }
+}
+
+/// Whether a schema makes a type of its own: a bare `$ref` names an existing one.
+fn own_type(schema: &Value) -> bool {
+    !schema.as_object().is_some_and(|m| m.len() == 1 && m.contains_key("$ref"))
+}
+
+/// The roles an operation's schemas play, as the names of their Rust types end (`ListInput`).
+pub const ROLES: [&str; 6] = ["Params", "Input", "Output", "ToolAnswer", "Item", "Terminal"];
 
 /// Lowers checked contracts. `sources` names each contract's file.
 pub fn lower(contracts: &[Contract], sources: &crate::source::SourceMap) -> Model {
@@ -252,23 +289,17 @@ fn service(c: &Contract, source: &str) -> Service {
     for (_, t) in c.tools.iter().flat_map(|t| t.value.iter()) {
         operations.push(runtime_tool(&name, &default_scope, t));
     }
-    let idents = naming::operation_idents(&operations.iter().map(|o| o.action.as_str()).collect::<Vec<_>>());
-    for (op, names) in operations.iter_mut().zip(idents) {
-        // `check` refused every action without an identifier form.
-        let names =
-            names.unwrap_or_else(|| naming::OpIdent { snake: String::new(), camel: String::new(), renamed: None });
-        (op.ident, op.type_prefix) = (names.snake, names.camel);
-    }
     let types: indexmap::IndexMap<String, Value> =
         c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect();
     let recursive = crate::present::recursive_types(&types);
     let names: Vec<&str> = types.keys().map(String::as_str).collect();
     // `check` refused every type name without an identifier form.
-    let type_idents = names
+    let type_idents: std::collections::BTreeMap<String, String> = names
         .iter()
         .zip(naming::type_names(&names))
         .map(|(n, r)| ((*n).to_owned(), r.map(|(r, _)| r).unwrap_or_default()))
         .collect();
+    name_operations(&mut operations, &type_idents.values().cloned().collect());
     Service {
         // Set by `lower`, which sees every service given together.
         module: String::new(),

@@ -11,6 +11,7 @@ stitchgen_runtime::include_contract!("enum_beside_all_of");
 stitchgen_runtime::include_contract!("enum_plus_one");
 stitchgen_runtime::include_contract!("examples");
 stitchgen_runtime::include_contract!("fields_same_case");
+stitchgen_runtime::include_contract!("generated_input");
 stitchgen_runtime::include_contract!("hostile");
 stitchgen_runtime::include_contract!("inline_named");
 stitchgen_runtime::include_contract!("nullable_shared_type");

@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 use stitchgen_generated_tests::{
-    r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case, inline_named,
-    nullable_shared_type, ref_with_sibling, same_module, same_module_2, same_rust_name, title_names_type,
+    r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case, generated_input,
+    inline_named, nullable_shared_type, ref_with_sibling, same_module, same_module_2, same_rust_name, title_names_type,
     types_same_rust_name,
 };
 use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Service};
@@ -227,4 +227,25 @@ async fn types_sharing_a_rust_name_are_two_types_with_their_own_fields() {
     answers_unchanged(types_same_rust_name::service(Answer(v.clone())), v).await;
     let _: types_same_rust_name::types::UserCard = typed(&json!({"name": "Ada"})).unwrap();
     let _: types_same_rust_name::types::UserCard2 = typed(&json!({"email": "ada@example.com"})).unwrap();
+}
+
+/// Echoes the list input back inside the shared type of the same name.
+struct Echo;
+
+impl generated_input::Handler for Echo {
+    async fn list(
+        &self,
+        _: &Ctx,
+        input: generated_input::list::Input,
+    ) -> Result<generated_input::list::Output, AppError> {
+        // The operation's own input type took the suffix; the shared `ListInput` kept its name.
+        let input: generated_input::types::List2Input = input;
+        typed(&json!({"filter": generated_input::types::ListInput { limit: input.limit }}))
+    }
+}
+
+#[tokio::test]
+async fn an_operation_type_named_like_a_shared_one_takes_a_suffix_and_both_work() {
+    let svc = generated_input::service(Echo);
+    assert_eq!(http(&svc, "list", json!({"limit": 3})).await.unwrap(), json!({"filter": {"limit": 3}}));
 }

@@ -3,7 +3,6 @@
 
 use super::types::{Origin, Untranslatable};
 use crate::diag::{Code, Diagnostic};
-use crate::naming;
 use crate::parse::ast::{Contract, Sp};
 use crate::source::Span;
 
@@ -23,8 +22,9 @@ pub fn diagnostic(contracts: &[Contract], service: &str, failure: &Untranslatabl
     let service_span = contract.service.as_ref().map_or(contract.span, |s| s.span);
     let (span, what) = match &failure.origin {
         Origin::Type(name) => (type_key(contract, name).unwrap_or(service_span), format!("shared type `{name}`")),
-        Origin::Operation(rust_name) => {
-            operation_schema(contract, rust_name).unwrap_or((service_span, format!("schema `{rust_name}`")))
+        Origin::Operation { action, role } => {
+            let said = ROLES.iter().find(|(r, _)| r == role).map_or(*role, |(_, said)| *said);
+            (action_key(contract, action).unwrap_or(service_span), format!("the {said} of `{action}`"))
         }
         Origin::Service => (service_span, format!("the schemas of service `{service}` together")),
     };
@@ -41,15 +41,10 @@ fn type_key(c: &Contract, name: &str) -> Option<Span> {
     c.types.as_ref()?.value.0.iter().find(|(k, _)| k.value == name).map(|(k, _)| k.span)
 }
 
-/// The operation whose schema has Rust name `rust_name` (`ListInput`), and what to call it.
-fn operation_schema(c: &Contract, rust_name: &str) -> Option<(Span, String)> {
+/// Where the operation with `action` is declared: its key in `endpoints`, or its runtime tool's
+/// `action` (or key).
+fn action_key(c: &Contract, action: &str) -> Option<Span> {
     let endpoints = c.endpoints.iter().flat_map(|e| e.value.0.iter().map(|(_, e)| &e.action));
     let tools = c.tools.iter().flat_map(|t| t.value.0.iter().map(|(_, t)| t.action.as_ref().unwrap_or(&t.name)));
-    let actions: Vec<&Sp<String>> = endpoints.chain(tools).collect();
-    let names: Vec<&str> = actions.iter().map(|a| a.value.as_str()).collect();
-    actions.iter().zip(naming::operation_idents(&names)).find_map(|(action, ident)| {
-        let role = rust_name.strip_prefix(&ident?.camel)?;
-        let (_, said) = ROLES.iter().find(|(r, _)| *r == role)?;
-        Some((action.span, format!("the {said} of `{}`", action.value)))
-    })
+    endpoints.chain(tools).find(|a: &&Sp<String>| a.value == action).map(|a| a.span)
 }

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::{Operation, Service};
+use crate::model::{Operation, ROLES, Service};
 
 /// The generated module of `svc`, formatted, with the `@generated` banner.
 ///
@@ -153,19 +153,18 @@ pub(crate) fn schema_name(op: &Operation, role: &str) -> String {
 fn named_schemas(svc: &Service) -> Vec<(String, serde_json::Value)> {
     let mut out = Vec::new();
     for op in &svc.operations {
-        let mut add = |role: &str, schema: Option<&serde_json::Value>| {
-            if let Some(s) = schema {
+        for role in ROLES {
+            if let Some(s) = op.schema(role) {
                 out.push((schema_name(op, role), s.clone()));
             }
-        };
-        add("Params", op.params.as_ref());
-        add("Input", op.input.as_ref());
-        add("Output", op.output.as_ref());
-        add("ToolAnswer", op.view.as_ref().and_then(|v| v.output.as_ref()));
-        add("Item", op.http_kind.stream.as_ref().map(|s| &s.item));
-        add("Terminal", op.http_kind.stream.as_ref().and_then(|s| s.terminal.as_ref()));
+        }
     }
     out
+}
+
+/// The operation and role of the operation schema named `name`.
+fn operation_of<'a>(svc: &'a Service, name: &str) -> Option<(&'a Operation, &'static str)> {
+    svc.operations.iter().find_map(|op| ROLES.into_iter().find(|r| schema_name(op, r) == name).map(|r| (op, r)))
 }
 
 /// `#[doc = "…"]` for a contract description.

@@ -76,8 +76,13 @@ pub struct Untranslatable {
 pub enum Origin {
     /// A shared type, by its key in `types`.
     Type(String),
-    /// An operation schema, by its Rust name (`ListInput`).
-    Operation(String),
+    /// An operation schema: the operation's action and the schema's role (`Input`).
+    Operation {
+        /// The action, as written.
+        action: String,
+        /// `Params`, `Input`, `Output`, `ToolAnswer`, `Item` or `Terminal`.
+        role: &'static str,
+    },
     /// No one schema fails alone: typify failed on how several combine.
     Service,
 }
@@ -103,7 +108,8 @@ fn culprit(svc: &Service, named: &[(String, Value)]) -> Origin {
     named
         .iter()
         .find(|one| fails(&bare, std::slice::from_ref(*one)))
-        .map_or(Origin::Service, |(name, _)| Origin::Operation(name.clone()))
+        .and_then(|(name, _)| super::operation_of(svc, name))
+        .map_or(Origin::Service, |(op, role)| Origin::Operation { action: op.action.clone(), role })
 }
 
 /// typify panics on some shapes the schema translation does not avoid yet: a failure to emit is
