@@ -79,7 +79,7 @@ notes=()
 #       target/release cannot swap it mid-run
 say "building release stitchgen"
 CARGO_TARGET_DIR="$root/target" cargo build --release -p stitchgen --locked -q
-cp "$root/target/release/stitchgen" "$work/stitchgen"
+cp "${CARGO_TARGET_DIR:-$root/target}/release/stitchgen" "$work/stitchgen"
 sg="$work/stitchgen"
 rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | wc -l)

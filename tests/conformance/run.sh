@@ -26,7 +26,7 @@ fi
 # The binary as the README's test command builds it: with the same features nothing recompiles
 # after it (`cargo build -p stitchgen` would resolve features anew and rebuild half the tree).
 cargo test --workspace --locked --no-run -q
-bin="$root/target/debug/stitchgen"
+bin="${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 cargo build --locked -q -p stitchgen
-bin=target/debug/stitchgen
+bin="${CARGO_TARGET_DIR:-target}/debug/stitchgen"
 fail=0
 pass=0
 

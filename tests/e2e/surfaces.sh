@@ -30,12 +30,12 @@ case "$("$node22" --version)" in v22.*) ;; *) echo "FAIL: the pinned Node is not
 
 # Both binaries as the README's test command builds them (same features: nothing recompiles).
 cargo test --workspace --locked --no-run -q
-bin="$root/target/debug/directory"
+bin="${CARGO_TARGET_DIR:-$root/target}/debug/directory"
 work=$(mktemp -d)
 server=
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-target/debug/stitchgen generate build-examples/directory/contracts/people.stitch.yaml --out "$work/gen" >/dev/null
+"${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen" generate build-examples/directory/contracts/people.stitch.yaml --out "$work/gen" >/dev/null
 
 pass=0
 fail=0
