@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 cargo build --locked -q -p stitchgen
-bin="${CARGO_TARGET_DIR:-target}/debug/stitchgen"
+bin="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/debug/stitchgen"
 fail=0
 pass=0
 
@@ -81,7 +81,7 @@ rm -rf "$out" "$bad"
 abs=$(pwd)/fixtures/valid/helpdesk.stitch.yaml
 one=$(mktemp -d); two=$(mktemp -d)
 expect 0 "generate from the repository" -- "$bin" generate "$abs" --out "$one"
-(cd "$(dirname "$two")" && HOME=/nonexistent "$OLDPWD/$bin" generate "$abs" --out "$two" >/dev/null 2>&1) || { echo "FAIL: generate from another directory"; fail=$((fail + 1)); }
+(cd "$(dirname "$two")" && HOME=/nonexistent "$bin" generate "$abs" --out "$two" >/dev/null 2>&1) || { echo "FAIL: generate from another directory"; fail=$((fail + 1)); }
 diff -r "$one" "$two" >/dev/null || { echo "FAIL: output depends on the working directory or HOME"; fail=$((fail + 1)); }
 grep -rq "$(pwd)" "$one" && { echo "FAIL: an artifact names an absolute path"; fail=$((fail + 1)); }
 rm -rf "$one" "$two"
