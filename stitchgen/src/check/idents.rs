@@ -37,9 +37,9 @@ pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
     operations(&actions, &shared, diags);
 }
 
-/// Each shared type's Rust name (the same [`naming::type_names`] the generator reads), by that
-/// name: a type name with none, or that is no OpenAPI component name, is an error; one renamed
-/// to stay unique a warning naming both.
+/// Each shared type's name and span, by its Rust name (the same [`naming::type_names`] the
+/// generator reads): a type name with no Rust name, or that is no OpenAPI component name, is an
+/// error; one renamed to stay unique a warning naming both.
 fn types(cx: &Cx<'_>, diags: &mut Diagnostics) -> BTreeMap<String, (String, Span)> {
     let mut named: Vec<&Sp<String>> = Vec::new();
     for (name, _) in cx.c.types.iter().flat_map(|t| t.value.iter()) {
