@@ -232,16 +232,11 @@ fn unique(base: &str, taken: &BTreeMap<String, Renamed>, sep: &str) -> (String, 
 
 /// `idents` with a `_2`, `_3`, … suffix on each repeat of an earlier one, so all are distinct.
 pub fn dedup_idents(idents: Vec<String>) -> Vec<String> {
-    let mut taken: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut taken: BTreeMap<String, Renamed> = BTreeMap::new();
     let mut out = Vec::with_capacity(idents.len());
-    for ident in &idents {
-        let mut name = ident.clone();
-        let mut n = 2;
-        while taken.contains(&name) {
-            name = format!("{ident}_{n}");
-            n += 1;
-        }
-        taken.insert(name.clone());
+    for (i, ident) in idents.iter().enumerate() {
+        let (name, _) = unique(ident, &taken, "_");
+        taken.insert(name.clone(), Renamed::After(i));
         out.push(name);
     }
     out

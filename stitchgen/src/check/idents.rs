@@ -37,6 +37,13 @@ pub(super) fn check_contract(cx: &Cx<'_>, diags: &mut Diagnostics) {
     operations(&actions, &shared, diags);
 }
 
+/// E0801 for a `what` (`type`, `operation`, `service`) whose `case` form is no identifier.
+fn no_ident(what: &str, name: &str, span: Span, case: &str) -> Diagnostic {
+    Diagnostic::new(Code::InvalidIdent, span, format!("{what} `{name}` does not make a Rust identifier"))
+        .label(format!("its {case} form is not an identifier"))
+        .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`")
+}
+
 /// Each shared type's name and span, by its Rust name (the same [`naming::type_names`] the
 /// generator reads): a type name with no Rust name, or that is no OpenAPI component name, is an
 /// error; one renamed to stay unique a warning naming both.
@@ -62,15 +69,7 @@ fn types(cx: &Cx<'_>, diags: &mut Diagnostics) -> BTreeMap<String, (String, Span
     let mut out = BTreeMap::new();
     for (name, ident) in named.iter().zip(&rust) {
         let Some((ident, renamed)) = ident else {
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidIdent,
-                    name.span,
-                    format!("type `{}` does not make a Rust identifier", name.value),
-                )
-                .label("its UpperCamelCase form is not an identifier")
-                .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
-            );
+            diags.push(no_ident("type", &name.value, name.span, "UpperCamelCase"));
             continue;
         };
         if let Some(naming::Renamed::After(j)) = renamed {
@@ -98,15 +97,7 @@ fn operations(actions: &[(&str, Span, Vec<&str>)], shared: &BTreeMap<String, (St
     let idents = naming::operation_idents(&ops, &shared.keys().cloned().collect());
     for ((action, span, _), ident) in actions.iter().zip(&idents) {
         let Some(ident) = ident else {
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidIdent,
-                    *span,
-                    format!("operation `{action}` does not make a Rust identifier"),
-                )
-                .label("its snake_case form is not an identifier")
-                .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
-            );
+            diags.push(no_ident("operation", action, *span, "snake_case"));
             continue;
         };
         let d = match &ident.renamed {
@@ -193,15 +184,7 @@ pub(super) fn check_services(all: &[Cx<'_>], diags: &mut Diagnostics) {
     let modules = naming::service_modules(&names);
     for (s, module) in services.iter().zip(&modules) {
         match module {
-            None => diags.push(
-                Diagnostic::new(
-                    Code::InvalidIdent,
-                    s.span,
-                    format!("service `{}` does not make a Rust identifier", s.value),
-                )
-                .label("its snake_case form is not an identifier")
-                .help("start the name with an ASCII letter and use ASCII letters, digits, `_` and `-`"),
-            ),
+            None => diags.push(no_ident("service", &s.value, s.span, "snake_case")),
             // Identical names are E0100; only different spellings of one module are renamed.
             Some((module, Some(naming::Renamed::After(j)))) if services[*j].value != s.value => {
                 let theirs = modules[*j].as_ref().map_or("", |(m, _)| m.as_str());
