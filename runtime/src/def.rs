@@ -65,6 +65,9 @@ pub struct OperationDef {
     /// What a tool surface advertises as input: params and input merged into one object
     /// schema, view defaults stated (standalone JSON text). The CLI builds its flags from it.
     pub tool_input_schema: Option<&'static str>,
+    /// The key a tool answer is wrapped under on every tool surface (`{"items": [...]}`,
+    /// `{"value": …}`): a non-object answer, for an MCP target whose answers are objects.
+    pub wrap: Option<&'static str>,
     /// What an HTTP-only kind adds to the route.
     pub http_kind: HttpKindDef,
 }

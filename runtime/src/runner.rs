@@ -295,6 +295,10 @@ impl Service {
             }
             _ => answer.full,
         };
+        let value = match def.wrap {
+            Some(key) if surface.is_tool() => Value::Object(Map::from_iter([(key.to_owned(), value)])),
+            _ => value,
+        };
         let presentation = answer.present.as_ref().and_then(|p| p(surface));
         Ok((ToolOutcome { value, presentation }, payload))
     }

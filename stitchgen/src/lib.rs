@@ -40,6 +40,8 @@ pub struct Checked {
     pub contracts: Vec<Contract>,
     /// Every diagnostic, sorted by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// The options it was checked with, which lowering follows too.
+    pub options: Options,
 }
 
 impl Checked {
@@ -107,7 +109,7 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
     if checked.has_errors() {
         return Ok(Generated { checked, artifacts: Vec::new(), snapshot: Vec::new() });
     }
-    let model = model::lower(&checked.contracts, &checked.sources);
+    let model = model::lower(&checked.contracts, &checked.sources, &checked.options);
     // The Rust modules and the JSON documents share nothing but the model: built side by side.
     let (modules, (documents, snapshot)) = std::thread::scope(|s| {
         let json = s.spawn(|| (emit::documents(&model), snapshot::render(&model)));
@@ -187,7 +189,10 @@ pub fn diff(old: &[(String, Vec<u8>)], new: &[(String, Vec<u8>)], options: &Opti
     let changes = if old.has_errors() || new.has_errors() {
         Vec::new()
     } else {
-        diff::diff(&model::lower(&old.contracts, &old.sources), &model::lower(&new.contracts, &new.sources))
+        diff::diff(
+            &model::lower(&old.contracts, &old.sources, options),
+            &model::lower(&new.contracts, &new.sources, options),
+        )
     };
     Diffed { old, new, changes }
 }
@@ -211,6 +216,6 @@ fn check_loaded(sources: SourceMap, files: &[source::FileId], mut diags: Diagnos
     }
     // Decoding is lenient: it reports and carries on, so a typo in a key and a bad view default
     // are reported in the same run.
-    check::check(&contracts, options, &mut diags);
-    Checked { sources, contracts, diagnostics: diags.into_sorted() }
+    check::check(&contracts, &mut diags);
+    Checked { sources, contracts, diagnostics: diags.into_sorted(), options: *options }
 }

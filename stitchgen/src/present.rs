@@ -287,8 +287,11 @@ pub struct Tool {
     pub description: String,
     /// Params and input merged into one object schema, view defaults stated.
     pub input: Value,
-    /// The view's schema, else the full output; none without output.
+    /// The view's schema, else the full output, wrapped as [`Tool::wrap`] says; none without
+    /// output.
     pub output: Option<Value>,
+    /// The key a non-object answer is wrapped under on every tool surface, when it is.
+    pub wrap: Option<crate::schema::Wrap>,
     /// MCP annotations, when given.
     pub annotations: Option<Value>,
     /// UI hints, when given.
@@ -314,10 +317,31 @@ fn tool(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Tool> {
         title: op.annotations.as_ref().and_then(|a| a.get("title")).and_then(Value::as_str).map(str::to_owned),
         description: op.desc.clone(),
         input: tool_input(op, svc, style),
-        output: view_output.or(op.output.as_ref()).map(|o| schema(o, svc, style)),
+        output: view_output.or(op.output.as_ref()).map(|o| wrapped(schema(o, svc, style), op.wrap, style)),
+        wrap: op.wrap,
         annotations: op.annotations.clone(),
         ui: op.ui.clone(),
     })
+}
+
+/// The answer schema as a tool advertises it: an answer wrapped under `wrap`'s key is one
+/// required property of an object. The `$defs` its references point into move to the new root,
+/// where `#/$defs/…` resolves.
+fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -> Value {
+    let Some(wrap) = wrap else { return answer };
+    let mut answer = answer;
+    let defs = answer.as_object_mut().and_then(|m| m.remove("$defs"));
+    let mut out = Map::new();
+    out.insert("type".into(), json!("object"));
+    out.insert("properties".into(), json!({ wrap.key(): answer }));
+    out.insert("required".into(), json!([wrap.key()]));
+    if style.close_objects {
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    if let Some(defs) = defs {
+        out.insert("$defs".into(), defs);
+    }
+    Value::Object(sorted(out))
 }
 
 /// Params and input as one object schema: properties merged, `required` joined, the input's

@@ -332,6 +332,35 @@ pub fn is_object(node: &Node, types: Types<'_>) -> bool {
     go(node, types, 8)
 }
 
+/// How a tool answer that is not an object is presented where answers must be objects (MCP
+/// 2025-11-25): wrapped under one key, the same on every tool surface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wrap {
+    /// `{"items": [...]}`: an array answer.
+    Items,
+    /// `{"value": …}`: any other answer that is not always an object.
+    Value,
+}
+
+impl Wrap {
+    /// The key the answer is wrapped under.
+    pub fn key(self) -> &'static str {
+        match self {
+            Wrap::Items => "items",
+            Wrap::Value => "value",
+        }
+    }
+
+    /// The wrapping an answer schema needs: none for an object schema ([`is_object`]).
+    pub fn of(answer: &Node, types: Types<'_>) -> Option<Wrap> {
+        if is_object(answer, types) {
+            return None;
+        }
+        let array = type_set(types.resolve(answer)).is_some_and(|t| t.len() == 1 && t.contains("array"));
+        Some(if array { Wrap::Items } else { Wrap::Value })
+    }
+}
+
 /// The JSON types of a schema's `const` or `enum` values, when it lists its values.
 pub fn value_types(node: &Node) -> Option<BTreeSet<&'static str>> {
     let values: Vec<&Node> = match (node.get("const"), node.get("enum").and_then(Node::as_seq)) {

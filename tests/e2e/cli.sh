@@ -41,10 +41,14 @@ for case in fixtures/invalid/*; do
   fi
 done
 
-# A bare-list tool answer: refused for the default MCP target, accepted for 2026-07-28.
-expect 1 "bare list answer, default MCP target" -- "$bin" check fixtures/mcp-2026/tags.stitch.yaml
-grep -q '\[E0605\]' /tmp/stitchgen-e2e.err || { echo "FAIL: E0605 not reported"; fail=$((fail + 1)); }
-expect 0 "bare list answer, MCP 2026-07-28" -- "$bin" check --mcp-target 2026-07-28 fixtures/mcp-2026/tags.stitch.yaml
+# A bare-list tool answer: wrapped as `{"items": [...]}` for the default MCP target, advertised
+# as it is for 2026-07-28.
+listed=$(mktemp -d)
+expect 0 "bare list answer, default MCP target" -- "$bin" generate fixtures/mcp-2026/tags.stitch.yaml --out "$listed/a"
+grep -q '"required":\["items"\]' <(tr -d ' \n' <"$listed/a/mcp-tools.json") || { echo "FAIL: the list answer is not wrapped"; fail=$((fail + 1)); }
+expect 0 "bare list answer, MCP 2026-07-28" -- "$bin" generate --mcp-target 2026-07-28 fixtures/mcp-2026/tags.stitch.yaml --out "$listed/b"
+grep -q '"outputSchema":{"items":{"type":"string"},"type":"array"}' <(tr -d ' \n' <"$listed/b/mcp-tools.json") || { echo "FAIL: the list answer is not advertised as it is"; fail=$((fail + 1)); }
+rm -rf "$listed"
 
 # import: a description becomes a contract that checks; broken input writes nothing (exit 1),
 # a missing file is a usage error (exit 2).

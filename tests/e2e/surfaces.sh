@@ -62,6 +62,11 @@ if inspect --method tools/call --tool-name get_person --tool-args-json '{"id":"p
   ok "inspector calls get_person and reads the card"
 else no "inspector calls get_person and reads the card"; cat "$work/call.json" "$work/err"; fi
 
+if inspect --method tools/call --tool-name list_teams >"$work/call.json" 2>"$work/err" \
+   && grep -q '"structuredContent":{"items":\["core","kernel","tools","web"\]}' "$work/call.json"; then
+  ok "inspector calls list_teams and reads the wrapped list"
+else no "inspector calls list_teams and reads the wrapped list"; cat "$work/call.json" "$work/err"; fi
+
 echo "-- HTTP over loopback"
 "$bin" http --addr 127.0.0.1:0 --admin-token e2e-token 2>"$work/server.err" &
 server=$!
@@ -81,6 +86,8 @@ if "$bin" call list_people --team core >"$work/out" 2>"$work/err" && grep -q '"n
 else no "call list_people prints cards"; cat "$work/out" "$work/err"; fi
 if "$bin" call get_person --id p0001 --json >"$work/out" && [ "$(cat "$work/out")" = '{"id":"p0001","name":"Ada Lovelace","team":"core"}' ]; then
   ok "call --json prints compact JSON"; else no "call --json prints compact JSON"; cat "$work/out"; fi
+if "$bin" call list_teams --json >"$work/out" && [ "$(cat "$work/out")" = '{"items":["core","kernel","tools","web"]}' ]; then
+  ok "call list_teams prints the wrapped list"; else no "call list_teams prints the wrapped list"; cat "$work/out"; fi
 code=0; "$bin" call get_person --id nobody >"$work/out" 2>"$work/err" || code=$?
 if [ "$code" -eq 4 ] && [ ! -s "$work/out" ] && grep -q '"error":"NOT_FOUND"' "$work/err"; then ok "an unknown id exits 4 with the envelope on stderr"
 else no "an unknown id exits 4 with the envelope on stderr (exit $code)"; cat "$work/err"; fi

@@ -4,7 +4,7 @@ use std::sync::Mutex;
 
 use stitchgen_runtime::{AppError, Ctx, ErrorCode, Presentation, ViewCall};
 
-use crate::people::{self, count, create, delete, get, list, types, update};
+use crate::people::{self, count, create, delete, get, list, teams, types, update};
 
 /// People in memory.
 pub(crate) struct Directory {
@@ -63,6 +63,11 @@ impl people::Handler for Directory {
 
     async fn get(&self, _ctx: &Ctx, params: get::Params) -> Result<get::Output, AppError> {
         self.people().iter().find(|p| p.id == params.id).cloned().ok_or_else(|| not_found(&params.id))
+    }
+
+    async fn teams(&self, _ctx: &Ctx) -> Result<teams::Output, AppError> {
+        let teams: std::collections::BTreeSet<String> = self.people().iter().map(|p| p.team.clone()).collect();
+        Ok(teams.into_iter().collect())
     }
 
     async fn create(&self, _ctx: &Ctx, input: create::Input) -> Result<create::Output, AppError> {

@@ -28,6 +28,12 @@ fn the_cli_surface_answers_cards_without_personal_fields() {
 }
 
 #[test]
+fn a_list_answer_is_wrapped_on_the_cli() {
+    let (code, out, _) = directory(&["call", "list_teams", "--json"]);
+    assert_eq!((code, out.trim()), (Some(0), r#"{"items":["core","kernel","tools","web"]}"#));
+}
+
+#[test]
 fn an_unknown_id_exits_4_with_the_envelope_on_stderr() {
     let (code, out, err) = directory(&["call", "get_person", "--id", "nobody"]);
     assert_eq!(code, Some(4));
@@ -74,6 +80,8 @@ fn mcp_over_stdio_lists_and_calls() {
     let card = rpc(call(3, "get_person", json!({"id": "p0002"})));
     assert_eq!(card["result"]["structuredContent"], json!({"id": "p0002", "name": "Grace Lovelace", "team": "kernel"}));
     assert_eq!(card["result"]["_meta"]["stitchgen/catalog"], manifest["tools"][0]["_meta"]["stitchgen/catalog"]);
+    let teams = rpc(call(6, "list_teams", json!({})));
+    assert_eq!(teams["result"]["structuredContent"], json!({"items": ["core", "kernel", "tools", "web"]}));
     let missing = rpc(call(4, "get_person", json!({"id": "nobody"})));
     assert_eq!(missing["result"]["isError"], true);
     let unknown = rpc(call(5, "no_such_tool", json!({})));
@@ -101,10 +109,13 @@ fn http_answers_the_full_record() {
         (head.lines().next().unwrap().to_owned(), body.to_owned())
     };
     let (status, body) = get("/people/p0001");
+    // HTTP answers are never wrapped: the list is the body.
+    let (_, teams) = get("/people/teams");
     server.kill().ok();
     server.wait().ok();
     assert_eq!(status, "HTTP/1.1 200 OK");
     let v: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v["email"], "ada.lovelace1@example.com");
     assert_eq!(v["address"]["city"], "Lisbon");
+    assert_eq!(serde_json::from_str::<Value>(&teams).unwrap(), json!(["core", "kernel", "tools", "web"]));
 }

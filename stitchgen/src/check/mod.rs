@@ -17,11 +17,11 @@ use crate::schema::Types;
 use crate::source::Span;
 
 /// Runs every check over contracts given together.
-pub fn check(contracts: &[Contract], options: &crate::Options, diags: &mut Diagnostics) {
+pub fn check(contracts: &[Contract], diags: &mut Diagnostics) {
     for c in contracts {
         let cx = Cx::new(c);
         contract::check(&cx, diags);
-        schemas::check(&cx, options.mcp_target, diags);
+        schemas::check(&cx, diags);
         http::check_base_path(&cx, diags);
         for e in cx.endpoints() {
             http::check_endpoint(&cx, e, diags);

@@ -1,19 +1,19 @@
 //! Schemas (DESIGN §3.5): every keyword supported, refused by name, or reported as unknown;
 //! references resolved inside the contract; depth bounded; values checked against their
-//! schema; tool inputs and answers that are objects.
+//! schema; tool inputs that are objects.
 
 use super::Cx;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::mcp::McpTarget;
-use crate::parse::ast::{Endpoint, Schema, Surface};
+use crate::parse::ast::{Endpoint, Schema};
 use crate::parse::node::{Node, Value};
 use crate::schema::{self, REFUSED, SUPPORTED, TYPE_NAMES, TYPES_PREFIX, Types};
 
 /// The deepest schema nesting accepted (each `properties`/`items`/combinator level counts one).
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 24;
 
-/// Every schema of a contract, then the object rules of the tool surfaces.
-pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
+/// Every schema of a contract, then the object rule of tool inputs. (A tool answer that is not
+/// an object is presented wrapped where a target needs objects: `schema::Wrap`.)
+pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
     super::cycles::check(cx, diags);
     let mut roots: Vec<&Node> = Vec::new();
     roots.extend(cx.types.iter().map(|(_, n)| n));
@@ -38,15 +38,11 @@ pub(super) fn check(cx: &Cx<'_>, target: McpTarget, diags: &mut Diagnostics) {
         }
     }
     for e in cx.endpoints() {
-        tool_shapes(cx, e, target, diags);
+        tool_input(cx, e, diags);
     }
     for t in cx.tools() {
-        let on_mcp = t.transports.as_ref().is_none_or(|l| l.value.iter().any(|s| s.value == Surface::Mcp));
         if let Some(input) = &t.input {
             object_input(cx.types, input, &t.name.value, diags);
-        }
-        if let (Some(output), true) = (&t.output, on_mcp) {
-            object_output(cx.types, output, &t.name.value, target, diags);
         }
     }
     unused_types(cx, diags);
@@ -440,20 +436,12 @@ fn compiles(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
     }
 }
 
-fn tool_shapes(cx: &Cx<'_>, e: &Endpoint, target: McpTarget, diags: &mut Diagnostics) {
+fn tool_input(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
     if super::is_http_only(e) || !cx.is_tool(e) {
         return;
     }
-    let name = &e.action.value;
     if let Some(input) = &e.input {
-        object_input(cx.types, input, name, diags);
-    }
-    if !cx.surfaces(e).contains(&Surface::Mcp) {
-        return;
-    }
-    let view_output = e.tool.as_ref().and_then(|t| t.value.view.as_ref()).and_then(|v| v.value.output.as_ref());
-    if let Some(output) = view_output.or(e.output.as_ref()) {
-        object_output(cx.types, output, name, target, diags);
+        object_input(cx.types, input, &e.action.value, diags);
     }
 }
 
@@ -467,16 +455,6 @@ fn object_input(types: Types<'_>, input: &Schema, name: &str, diags: &mut Diagno
             )
             .label("tool arguments are one JSON object")
             .help("wrap the input in `type: object` with named properties"),
-        );
-    }
-}
-
-fn object_output(types: Types<'_>, output: &Schema, name: &str, target: McpTarget, diags: &mut Diagnostics) {
-    if target.object_answers_only() && !schema::is_object(&output.0, types) {
-        diags.push(
-            Diagnostic::new(Code::ToolOutputNotObject, output.key(), format!("tool answer of `{name}` is not an object schema"))
-                .label(format!("MCP {} `structuredContent` is an object", target.as_str()))
-                .help("wrap the answer in an object (such as `{items: [...]}`), declare a view whose output is an object, drop MCP from `expose`, or target MCP 2026-07-28"),
         );
     }
 }

@@ -153,8 +153,8 @@ catalog! {
     InvalidKeywordValue = "E0603", Error, "a schema keyword with a malformed value";
     /// A tool input that is not an object schema.
     ToolInputNotObject = "E0604", Error, "a tool input that is not an object schema";
-    /// A tool answer that is not an object, for an MCP target that requires one.
-    ToolOutputNotObject = "E0605", Error, "a tool answer that is not an object schema";
+    // E0605 (a tool answer that is not an object) is retired: where a target needs objects,
+    // such an answer is presented wrapped (`{"items": [...]}`, `{"value": …}`).
     /// A schema nested deeper than the limit.
     SchemaTooDeep = "E0606", Error, "a schema nested deeper than the limit";
     /// A `required` entry with no matching property.

@@ -7,6 +7,7 @@ use crate::check::http::{Seg, base_path, parse_route};
 use crate::diag::Diagnostics;
 use crate::naming;
 use crate::parse::ast::{self, Completion, Contract, Endpoint, Framing, RuntimeTool, StreamFormat, Surface};
+pub use crate::schema::Wrap;
 
 /// Everything generated together: one OpenAPI document, one manifest per transport.
 #[derive(Clone, Debug)]
@@ -81,6 +82,9 @@ pub struct Operation {
     pub http_kind: HttpKind,
     /// Presenter hooks (runtime tools).
     pub present: Vec<ast::Presenter>,
+    /// How its tool answer is wrapped on every tool surface: a non-object answer on an MCP
+    /// target whose answers must be objects. `None` off tool surfaces.
+    pub wrap: Option<Wrap>,
 }
 
 /// Endpoint or runtime tool.
@@ -262,12 +266,14 @@ fn own_type(schema: &Value) -> bool {
 /// The roles an operation's schemas play, as the names of their Rust types end (`ListInput`).
 pub const ROLES: [&str; 6] = ["Params", "Input", "Output", "ToolAnswer", "Item", "Terminal"];
 
-/// Lowers checked contracts. `sources` names each contract's file.
-pub fn lower(contracts: &[Contract], sources: &crate::source::SourceMap) -> Model {
+/// Lowers checked contracts. `sources` names each contract's file; `options` says which MCP
+/// target the tool answers are presented for.
+pub fn lower(contracts: &[Contract], sources: &crate::source::SourceMap, options: &crate::Options) -> Model {
+    let objects_only = options.mcp_target.object_answers_only();
     let names: Vec<&str> = contracts.iter().map(|c| c.service.as_ref().map_or("", |s| s.value.as_str())).collect();
     let modules = naming::service_modules(&names);
     let services = contracts.iter().zip(modules).map(|(c, module)| {
-        let mut svc = service(c, &crate::source::artifact_name(&sources.file(c.file).path));
+        let mut svc = service(c, &crate::source::artifact_name(&sources.file(c.file).path), objects_only);
         // `check` refused every service name without an identifier form.
         svc.module = module.map(|(m, _)| m).unwrap_or_default();
         svc
@@ -279,15 +285,15 @@ fn text(s: &Option<ast::Sp<String>>) -> Option<String> {
     s.as_ref().map(|s| s.value.clone())
 }
 
-fn service(c: &Contract, source: &str) -> Service {
+fn service(c: &Contract, source: &str, objects_only: bool) -> Service {
     let name = text(&c.service).unwrap_or_default();
     let default_scope = text(&c.scope).unwrap_or_else(|| "public".into());
     let mut operations: Vec<Operation> = Vec::new();
     for (_, e) in c.endpoints.iter().flat_map(|e| e.value.iter()) {
-        operations.push(endpoint(c, &name, &default_scope, e));
+        operations.push(endpoint(c, &name, &default_scope, e, objects_only));
     }
     for (_, t) in c.tools.iter().flat_map(|t| t.value.iter()) {
-        operations.push(runtime_tool(&name, &default_scope, t));
+        operations.push(runtime_tool(c, &name, &default_scope, t, objects_only));
     }
     let types: indexmap::IndexMap<String, Value> =
         c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect();
@@ -323,7 +329,7 @@ fn surfaces(c: &Contract, e: &Endpoint) -> Vec<Surface> {
     out
 }
 
-fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint) -> Operation {
+fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint, objects_only: bool) -> Operation {
     let surfaces = surfaces(c, e);
     let http = http(c, e);
     let params = e.params.as_ref().map(|p| p.0.to_json()).or_else(|| {
@@ -339,6 +345,7 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint) -> O
     let tool_name = is_tool
         .then(|| tool.and_then(|t| text(&t.name)).or_else(|| naming::derive_tool_name(service, &e.action.value)))
         .flatten();
+    let answer = tool.and_then(|t| t.view.as_ref()).and_then(|v| v.value.output.as_ref()).or(e.output.as_ref());
     Operation {
         kind: OpKind::Contract,
         service: service.to_owned(),
@@ -359,6 +366,7 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint) -> O
         errors: e.errors.iter().flat_map(|l| l.value.iter()).map(|s| s.value.clone()).collect(),
         http_kind: http_kind(e),
         present: Vec::new(),
+        wrap: wrap(c, answer.filter(|_| is_tool && objects_only)),
         surfaces,
     }
 }
@@ -507,7 +515,7 @@ fn http_kind(e: &Endpoint) -> HttpKind {
     }
 }
 
-fn runtime_tool(service: &str, scope: &str, t: &RuntimeTool) -> Operation {
+fn runtime_tool(c: &Contract, service: &str, scope: &str, t: &RuntimeTool, objects_only: bool) -> Operation {
     let mut surfaces: Vec<Surface> = match &t.transports {
         Some(l) => l.value.iter().map(|s| s.value).collect(),
         None => vec![Surface::Mcp, Surface::Agent],
@@ -535,7 +543,13 @@ fn runtime_tool(service: &str, scope: &str, t: &RuntimeTool) -> Operation {
         errors: Vec::new(),
         http_kind: HttpKind::default(),
         present: t.present.iter().flat_map(|p| p.value.iter()).map(|p| p.value).collect(),
+        wrap: wrap(c, t.output.as_ref().filter(|_| objects_only)),
     }
+}
+
+/// How a tool answer is wrapped, when there is one to present and it is not an object.
+fn wrap(c: &Contract, answer: Option<&ast::Schema>) -> Option<Wrap> {
+    answer.and_then(|a| Wrap::of(&a.0, crate::schema::Types::new(c.types.as_ref().map(|t| &t.value))))
 }
 
 /// `items` sorted by `name`: for the DSL's maps whose order means nothing.

@@ -96,7 +96,7 @@ fn tool_surface(model: &Model, transport: Surface) -> Value {
             // (annotations and `_meta` move the catalog stamp instead).
             let advertised =
                 json!({ "name": t.name, "description": t.description, "input": t.input, "output": t.output });
-            json!({
+            let mut row = json!({
                 "name": t.name,
                 "service": service,
                 "action": action,
@@ -104,7 +104,12 @@ fn tool_surface(model: &Model, transport: Surface) -> Value {
                 "input": digest(&t.input),
                 "output": t.output.as_ref().map_or(Value::Null, |o| json!(digest(o))),
                 "bytes": serde_json::to_string(&advertised).expect("JSON values serialize").len(),
-            })
+            });
+            // Only where an answer is wrapped, so that no other row moves.
+            if let Some(w) = t.wrap {
+                row["wrapped"] = json!(w.key());
+            }
+            row
         })
         .collect();
     json!({ "transport": transport.as_str(), "catalog": stamp["digest"], "tools": rows })

@@ -1,7 +1,7 @@
 """The directory's MCP surface through the official MCP Python SDK, over stdio.
 
 Lists the tools (equal to the generated mcp-tools.json), calls them, and checks what a model
-would read: views applied, no personal field anywhere in any answer, failures as isError results
+would read: views applied, a list answer wrapped as `{"items": [...]}`, no personal field anywhere in any answer, failures as isError results
 with the tool envelope, an unknown tool as a JSON-RPC error, the server still serving after
 errors, and the catalog stamp on every tool and every result.
 
@@ -85,6 +85,12 @@ async def run(manifest, server):
 
             r = await call(session, "get_person", {"id": "p0001"}, stamp)
             check(r.structured_content == {"id": "p0001", "name": "Ada Lovelace", "team": "core"}, "get_person: the card slice")
+
+            r = await call(session, "list_teams", {}, stamp)
+            teams = ["core", "kernel", "tools", "web"]
+            check(not r.is_error and r.structured_content == {"items": teams}, "list_teams: a list answer wrapped as items")
+            listed_teams = next(t for t in tools if t["name"] == "list_teams")
+            check(listed_teams["outputSchema"]["required"] == ["items"], "list_teams: outputSchema is the wrapper object")
 
             r = await call(session, "list_people", {"limit": "many"}, stamp)
             env = envelope(r)

@@ -35,6 +35,9 @@ impl people::Handler for Stub {
     async fn get(&self, _: &Ctx, _: get::Params) -> Result<get::Output, AppError> {
         Ok(self.one.clone())
     }
+    async fn teams(&self, _: &Ctx) -> Result<Vec<String>, AppError> {
+        not_measured()
+    }
     async fn create(&self, _: &Ctx, _: create::Input) -> Result<create::Output, AppError> {
         not_measured()
     }

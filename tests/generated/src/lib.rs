@@ -2,6 +2,7 @@
 //! `stitchgen-runtime` alone, with every warning and every missing doc an error.
 #![deny(warnings, missing_docs)]
 
+stitchgen_runtime::include_contract!("answers");
 stitchgen_runtime::include_contract!("bot_status");
 stitchgen_runtime::include_contract!("box");
 stitchgen_runtime::include_contract!("default_beside_union");

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
-use stitchgen_generated_tests::people::{self, count, create, delete, get, list, types, update};
+use stitchgen_generated_tests::people::{self, count, create, delete, get, list, teams, types, update};
 use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Presentation, Service, Surface, ViewCall};
 
 /// A small directory whose records carry personal fields.
@@ -57,6 +57,12 @@ impl people::Handler for Directory {
             p.email = "not an email".into();
         }
         Ok(p)
+    }
+
+    async fn teams(&self, _ctx: &Ctx) -> Result<teams::Output, AppError> {
+        let mut teams: Vec<String> = self.people.iter().map(|p| p.team.clone()).collect();
+        teams.dedup();
+        Ok(teams)
     }
 
     async fn create(&self, _ctx: &Ctx, input: create::Input) -> Result<create::Output, AppError> {
@@ -230,6 +236,16 @@ async fn a_panicking_projection_is_an_internal_error_and_the_next_call_succeeds(
     assert_eq!(err.code, "INTERNAL_SERVER_ERROR");
     let ok = svc.call_tool(Surface::Cli, "list_people", json!({}), &Ctx::anonymous()).await.unwrap();
     assert_eq!(ok.value["total"], 3);
+}
+
+#[tokio::test]
+async fn a_list_answer_is_wrapped_on_the_agent_surface_too() {
+    let svc = service();
+    let agent = svc.call_tool(Surface::Agent, "list_teams", json!({}), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(agent.value, json!({ "items": ["core", "kernel"] }));
+    let op = svc.operations().iter().position(|o| o.action == "teams").unwrap();
+    let full = svc.call_http(op, Default::default(), Default::default(), Call::default(), &Ctx::anonymous()).await;
+    assert_eq!(full.unwrap().value, json!(["core", "kernel"]), "HTTP answers the list itself");
 }
 
 #[tokio::test]

@@ -307,6 +307,7 @@ impl<'a> Op<'a> {
         let input_schema = self.schema_text(op.input.as_ref());
         let output_schema = self.schema_text(op.output.as_ref());
         let tool_input_schema = self.tool_input_text();
+        let wrap = opt(op.wrap.map(crate::schema::Wrap::key));
         let http_kind = self.http_kind();
         let view = match &op.view {
             Some(v) => {
@@ -340,6 +341,7 @@ impl<'a> Op<'a> {
                 output_schema: #output_schema,
                 view: #view,
                 tool_input_schema: #tool_input_schema,
+                wrap: #wrap,
                 http_kind: #http_kind,
             }
         }

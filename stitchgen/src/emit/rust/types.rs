@@ -175,7 +175,7 @@ mod tests {
     fn service_with_b(b: serde_json::Value) -> (crate::Checked, crate::model::Service) {
         let checked = crate::check_source("demo.stitch.yaml", CONTRACT);
         assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
-        let mut svc = crate::model::lower(&checked.contracts, &checked.sources).services.remove(0);
+        let mut svc = crate::model::lower(&checked.contracts, &checked.sources, &checked.options).services.remove(0);
         svc.types["B"] = b;
         (checked, svc)
     }
