@@ -16,6 +16,9 @@ pub enum Refs<'a> {
     Components(&'a ComponentNames),
     /// Inlined; a recursive type stays a reference into the root's `$defs`.
     Inline,
+    /// Every type kept once in the root's `$defs` and referenced there: what a tool past its
+    /// byte budget advertises first.
+    Shared,
 }
 
 /// Component names of every (service, type), unique across services.
@@ -57,14 +60,9 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
 /// Presents one schema of `svc`. With inline references, the `$defs` a recursive type needs
 /// are added at the root.
 pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
-    let mut conv = Converter { svc, style, defs: BTreeMap::new(), stack: Vec::new() };
-    let mut out = conv.convert(value);
-    if !conv.defs.is_empty()
-        && let Value::Object(map) = &mut out
-    {
-        map.insert("$defs".into(), Value::Object(conv.defs.into_iter().collect()));
-    }
-    out
+    let mut conv = Converter::new(svc, style);
+    let out = conv.convert(value);
+    conv.finish(out)
 }
 
 /// One conversion: the service's types, the style, and the recursive types met so far.
@@ -76,7 +74,22 @@ struct Converter<'a> {
     stack: Vec<String>,
 }
 
-impl Converter<'_> {
+impl<'a> Converter<'a> {
+    fn new(svc: &'a Service, style: Style<'a>) -> Self {
+        Converter { svc, style, defs: BTreeMap::new(), stack: Vec::new() }
+    }
+
+    /// `root` with the `$defs` every schema converted so far refers to: one root for all of
+    /// them, where `#/$defs/…` resolves.
+    fn finish(self, mut root: Value) -> Value {
+        if !self.defs.is_empty()
+            && let Value::Object(map) = &mut root
+        {
+            map.insert("$defs".into(), Value::Object(self.defs.into_iter().collect()));
+        }
+        root
+    }
+
     fn convert(&mut self, v: &Value) -> Value {
         match v {
             Value::Object(map) => {
@@ -118,15 +131,19 @@ impl Converter<'_> {
                     names.get(&(self.svc.name.clone(), name.to_owned())).cloned().unwrap_or_else(|| name.to_owned());
                 json!({ "$ref": format!("#/components/schemas/{component}") })
             }
-            Refs::Inline if self.svc.recursive.contains(name) || self.svc.expansive.contains(name) => {
-                if !self.defs.contains_key(name) && !self.stack.iter().any(|s| s == name) {
-                    let body = self.inline(name);
-                    self.defs.insert(name.to_owned(), body);
-                }
-                json!({ "$ref": format!("#/$defs/{name}") })
-            }
+            Refs::Shared => self.shared(name),
+            Refs::Inline if self.svc.recursive.contains(name) || self.svc.expansive.contains(name) => self.shared(name),
             Refs::Inline => self.inline(name),
         }
+    }
+
+    /// A reference to type `name` kept once in the root's `$defs`.
+    fn shared(&mut self, name: &str) -> Value {
+        if !self.defs.contains_key(name) && !self.stack.iter().any(|s| s == name) {
+            let body = self.inline(name);
+            self.defs.insert(name.to_owned(), body);
+        }
+        json!({ "$ref": format!("#/$defs/{name}") })
     }
 
     /// The body of type `name`, converted.
@@ -346,8 +363,9 @@ fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -
 
 /// Params and input as one object schema: properties merged, `required` joined, the input's
 /// `additionalProperties` kept, and each view default stated as `default` and dropped from
-/// `required`.
+/// `required`. Both parts are converted together, so the `$defs` they need sit once at the root.
 pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
+    let mut conv = Converter::new(svc, style);
     let mut properties = Map::new();
     let mut required: Vec<Value> = Vec::new();
     let mut rest = Map::new();
@@ -359,11 +377,11 @@ pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
             && ["allOf", "anyOf", "oneOf"].iter().all(|k| resolved.get(k).is_none());
         if !plain {
             if resolved.get("type").is_none() || is_input {
-                all_of.push(schema(part, svc, style));
+                all_of.push(conv.convert(part));
             }
             continue;
         }
-        let converted = schema(resolved, svc, style);
+        let converted = conv.convert(resolved);
         if let Some(p) = converted.get("properties").and_then(Value::as_object) {
             properties.extend(p.clone());
         }
@@ -371,7 +389,7 @@ pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
             required.extend(r.iter().cloned());
         }
         if is_input {
-            for k in ["additionalProperties", "description", "$defs"] {
+            for k in ["additionalProperties", "description"] {
                 if let Some(v) = converted.get(k) {
                     rest.insert(k.into(), v.clone());
                 }
@@ -399,5 +417,5 @@ pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
     if style.close_objects {
         out.insert("additionalProperties".into(), Value::Bool(false));
     }
-    Value::Object(out)
+    conv.finish(Value::Object(out))
 }
