@@ -169,7 +169,7 @@ fn check(
     if snapshot.is_none() && out.is_none() {
         // Declarations only: no code to generate, so none is generated.
         let checked = match crate::check_files_with(contracts, options) {
-            Ok(c) => c,
+            Ok(c) => crate::check_surfaces(c),
             Err(e) => return usage_error(&e),
         };
         if let Some(code) = report(&checked, color) {

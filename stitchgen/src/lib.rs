@@ -111,23 +111,48 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
     }
     let model = model::lower(&checked.contracts, &checked.sources, &checked.options);
     // The Rust modules and the JSON documents share nothing but the model: built side by side.
-    let (modules, (documents, snapshot)) = std::thread::scope(|s| {
-        let json = s.spawn(|| (emit::documents(&model), snapshot::render(&model)));
+    let (modules, (documents, snapshot, budget)) = std::thread::scope(|s| {
+        let json = s.spawn(|| {
+            let surfaces = present::Surfaces::new(&model);
+            let budget = present::budget::warnings(&surfaces, &checked.contracts);
+            (emit::documents(&model, &surfaces), snapshot::render(&model, &surfaces), budget)
+        });
         let modules = emit::modules(&model);
         (modules, json.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
     match modules {
         Ok(mut artifacts) => {
             artifacts.extend(documents);
-            Ok(Generated { checked, artifacts, snapshot })
+            Ok(Generated { checked: with_diagnostics(checked, budget), artifacts, snapshot })
         }
-        Err(failures) => untranslatable(checked, failures),
+        Err(failures) => untranslatable(with_diagnostics(checked, budget), failures),
     }
+}
+
+/// A clean check with what only the presented tools show: each tool past its byte budget
+/// (W0007). The tool surfaces are built as `generate` builds them; no code is generated.
+pub fn check_surfaces(checked: Checked) -> Checked {
+    if checked.has_errors() {
+        return checked;
+    }
+    let model = model::lower(&checked.contracts, &checked.sources, &checked.options);
+    let warnings = present::budget::warnings(&present::Surfaces::new(&model), &checked.contracts);
+    with_diagnostics(checked, warnings)
+}
+
+/// `checked` with `more` diagnostics, all sorted by position.
+fn with_diagnostics(mut checked: Checked, more: Vec<Diagnostic>) -> Checked {
+    if !more.is_empty() {
+        let mut diags = Diagnostics::default();
+        more.into_iter().chain(checked.diagnostics).for_each(|d| diags.push(d));
+        checked.diagnostics = diags.into_sorted();
+    }
+    checked
 }
 
 /// Schemas typify failed on become E0611 diagnostics, and nothing is emitted; any other failure
 /// to emit is a gap in stitchgen, reported as [`Error::Emit`].
-fn untranslatable(mut checked: Checked, failures: Vec<(String, emit::rust::Failure)>) -> Result<Generated, Error> {
+fn untranslatable(checked: Checked, failures: Vec<(String, emit::rust::Failure)>) -> Result<Generated, Error> {
     let mut diags = Diagnostics::default();
     for (service, failure) in failures {
         let found = match failure {
@@ -138,9 +163,11 @@ fn untranslatable(mut checked: Checked, failures: Vec<(String, emit::rust::Failu
         };
         diags.push(found.map_err(|e| Error::Emit(format!("service `{service}`: {e}")))?);
     }
-    checked.diagnostics.into_iter().for_each(|d| diags.push(d));
-    checked.diagnostics = diags.into_sorted();
-    Ok(Generated { checked, artifacts: Vec::new(), snapshot: Vec::new() })
+    Ok(Generated {
+        checked: with_diagnostics(checked, diags.into_sorted()),
+        artifacts: Vec::new(),
+        snapshot: Vec::new(),
+    })
 }
 
 /// Reads and checks contracts given together with default [`Options`].

@@ -47,6 +47,11 @@ for f in fixtures/valid/*.stitch.yaml; do
   run "$name" "2025-11-25 2026-07-28" -- "$f"
 done
 run "all-valid-together" "2025-11-25 2026-07-28" -- fixtures/valid/*.stitch.yaml
+# Tools past their byte budget, advertised relaxed: still valid tools.
+for f in fixtures/invalid/W0007_*.stitch.yaml; do
+  name=$(basename "$f" .stitch.yaml)
+  run "$name" "2025-11-25 2026-07-28" -- "$f"
+done
 for f in fixtures/mcp-2026/*.stitch.yaml; do
   name=$(basename "$f" .stitch.yaml)
   run "$name-2026" "2026-07-28" -- "$f" --mcp-target 2026-07-28

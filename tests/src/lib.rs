@@ -20,3 +20,25 @@ pub fn fixtures(dir: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// `$defs/Tool` of the official MCP schema: from `MCP_SPEC_DIR` when set (then it must be
+/// there; `tests/conformance/run.sh` sets it), else from `../shared/mcp-spec` beside the clone
+/// when present. The schemas are not part of this repository.
+pub fn mcp_tool_validator() -> Option<jsonschema::Validator> {
+    let (dir, required) = match std::env::var("MCP_SPEC_DIR") {
+        Ok(dir) => (dir.into(), true),
+        Err(_) => (repo_root().join("../shared/mcp-spec"), false),
+    };
+    let path = dir.join("schema-2025-11-25.json");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if required => panic!("MCP_SPEC_DIR is set but {} does not read: {e}", path.display()),
+        Err(_) => {
+            eprintln!("no MCP schema beside the clone: tools are validated by tests/conformance/run.sh");
+            return None;
+        }
+    };
+    let mut spec: serde_json::Value = serde_json::from_str(&text).unwrap();
+    spec["$ref"] = serde_json::Value::String("#/$defs/Tool".into());
+    Some(jsonschema::validator_for(&spec).unwrap())
+}

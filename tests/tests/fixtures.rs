@@ -75,7 +75,7 @@ fn invalid_fixtures_give_their_code() {
         let name = case_name(&case);
         let code = name.split('_').next().unwrap();
         let code = Code::from_id(code).unwrap_or_else(|| panic!("{name}: not named after a catalog code"));
-        let checked = stitchgen::check_files(&relative(&case_files(&case))).unwrap();
+        let checked = stitchgen::check_surfaces(stitchgen::check_files(&relative(&case_files(&case))).unwrap());
         let rendered = diag::render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never);
         if !checked.diagnostics.iter().any(|d| d.code == code) {
             failures.push(format!("{name}: expected {}, got:\n{rendered}", code.id()));

@@ -6,35 +6,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use stitchgen::diag::{ColorChoice, render_all};
-use stitchgen_tests::{random, repo_root};
-
-/// `$defs/Tool` of the official MCP schema: from `MCP_SPEC_DIR` when set (then it must be
-/// there; `tests/conformance/run.sh` sets it), else from `../shared/mcp-spec` beside the clone
-/// when present. The schemas are not part of this repository.
-fn tool_validator() -> Option<jsonschema::Validator> {
-    let (dir, required) = match std::env::var("MCP_SPEC_DIR") {
-        Ok(dir) => (dir.into(), true),
-        Err(_) => (repo_root().join("../shared/mcp-spec"), false),
-    };
-    let path = dir.join("schema-2025-11-25.json");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if required => panic!("MCP_SPEC_DIR is set but {} does not read: {e}", path.display()),
-        Err(_) => {
-            eprintln!("no MCP schema beside the clone: tools are validated by tests/conformance/run.sh");
-            return None;
-        }
-    };
-    let mut spec: Value = serde_json::from_str(&text).unwrap();
-    spec["$ref"] = Value::String("#/$defs/Tool".into());
-    Some(jsonschema::validator_for(&spec).unwrap())
-}
+use stitchgen_tests::{mcp_tool_validator, random};
 
 #[test]
 fn random_valid_contracts_generate_every_artifact() {
     let seconds: u64 = std::env::var("STITCHGEN_PROPERTY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
     let deadline = Instant::now() + Duration::from_secs(seconds);
-    let tool = tool_validator();
+    let tool = mcp_tool_validator();
     let mut seed = 0u64;
     while Instant::now() < deadline && seed < 5_000 {
         let text = random::contract(seed);

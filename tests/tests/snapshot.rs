@@ -49,15 +49,14 @@ fn a_fresh_snapshot_passes_and_a_description_edit_names_the_operation() {
 }
 
 #[test]
-fn an_annotation_edit_moves_the_catalog_stamp_and_no_row() {
+fn an_annotation_edit_moves_the_mcp_stamp_and_that_tools_bytes_only() {
     let base = snapshot_of(&people());
     let edited = snapshot_of(&people().replace(
         "annotations: { title: List people, readOnlyHint: true }",
         "annotations: { title: List everyone, readOnlyHint: true }",
     ));
-    let lines = moved(&base, &edited);
-    assert!(!lines.is_empty());
-    assert!(lines.iter().all(|l| l.ends_with("catalog: stamp moved")), "{lines:#?}");
+    // What an MCP client reads moved; the agent and the CLI advertise no annotation.
+    assert_eq!(moved(&base, &edited), ["MCP catalog: stamp moved", "tool MCP list_people: bytes changed"]);
 }
 
 #[test]

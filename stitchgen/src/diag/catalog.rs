@@ -208,6 +208,8 @@ catalog! {
     /// A name whose Rust form another name of its scope (or the generated code) already has:
     /// it gets a `_2`, `_3`, … suffix.
     GeneratedNameRenamed = "W0006", Warning, "a name given a suffix to keep its Rust identifier unique";
+    /// A tool definition past its byte budget, advertised relaxed.
+    ToolOverBudget = "W0007", Warning, "a tool definition past its byte budget";
     /// Something the DSL cannot express, imported in the documented lowered form.
     ImportLowered = "W0900", Warning, "an OpenAPI construct lowered to what a contract expresses";
 }

@@ -1,11 +1,10 @@
 //! MCP `tools/list` and agent function-tool manifests: the tool surfaces, views applied.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::canonical;
-use crate::model::Model;
 use crate::parse::ast::Surface;
-use crate::present::{self, Refs, Style, Tool};
+use crate::present::{Surfaces, Tool};
 
 /// The MCP protocol version the manifest targets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,57 +37,24 @@ impl McpTarget {
 /// The key of the catalog stamp in `_meta`.
 pub const CATALOG_META: &str = "stitchgen/catalog";
 
-/// `{digest, tools}`: the digest moves when and only when a tool's name, description, input,
-/// output or annotations change, so a stateless client can tell its catalog is stale.
-pub fn catalog_stamp(tools: &[Tool]) -> Value {
-    let entries: Vec<Value> = tools
-        .iter()
-        .map(|t| json!({ "name": t.name, "description": t.description, "input": t.input, "output": t.output, "annotations": t.annotations }))
-        .collect();
+/// `{digest, tools}` of `transport`'s tools: the digest moves when and only when what its
+/// manifest advertises of a tool changes (on MCP: name, title, description, schemas,
+/// annotations and `ui`; on the agent: name, description and parameters), so a stateless
+/// client can tell its catalog is stale.
+pub fn catalog_stamp(tools: &[Tool], transport: Surface) -> Value {
+    let entries: Vec<Value> = tools.iter().map(|t| t.entry(transport, None)).collect();
     json!({ "digest": canonical::digest(&Value::Array(entries)), "tools": tools.len() })
 }
 
-/// The MCP tools of everything generated together.
-pub fn mcp_tools(model: &Model) -> Vec<Tool> {
-    present::tools(model, Surface::Mcp, Style { refs: Refs::Inline, close_objects: false })
-}
-
 /// `{"tools": [...]}`, the `tools/list` result, sorted by name.
-pub fn mcp_manifest(model: &Model) -> Value {
-    let tools = mcp_tools(model);
-    let stamp = catalog_stamp(&tools);
-    let listed: Vec<Value> = tools
-        .iter()
-        .map(|t| {
-            let mut o = Map::new();
-            o.insert("name".into(), json!(t.name));
-            if let Some(title) = &t.title {
-                o.insert("title".into(), json!(title));
-            }
-            o.insert("description".into(), json!(t.description));
-            o.insert("inputSchema".into(), t.input.clone());
-            if let Some(out) = &t.output {
-                o.insert("outputSchema".into(), out.clone());
-            }
-            if let Some(a) = &t.annotations {
-                o.insert("annotations".into(), a.clone());
-            }
-            let mut meta = Map::new();
-            meta.insert(CATALOG_META.into(), stamp.clone());
-            if let Some(ui) = &t.ui {
-                meta.insert("ui".into(), ui.clone());
-            }
-            o.insert("_meta".into(), Value::Object(meta));
-            Value::Object(o)
-        })
-        .collect();
+pub fn mcp_manifest(surfaces: &Surfaces) -> Value {
+    let stamp = catalog_stamp(&surfaces.mcp, Surface::Mcp);
+    let listed: Vec<Value> = surfaces.mcp.iter().map(|t| t.entry(Surface::Mcp, Some(&stamp))).collect();
     json!({ "tools": listed })
 }
 
 /// `{"tools": [{"name", "description", "parameters"}]}`, every object closed.
-pub fn agent_manifest(model: &Model) -> Value {
-    let tools = present::tools(model, Surface::Agent, Style { refs: Refs::Inline, close_objects: true });
-    let listed: Vec<Value> =
-        tools.iter().map(|t| json!({ "name": t.name, "description": t.description, "parameters": t.input })).collect();
+pub fn agent_manifest(surfaces: &Surfaces) -> Value {
+    let listed: Vec<Value> = surfaces.agent.iter().map(|t| t.entry(Surface::Agent, None)).collect();
     json!({ "tools": listed })
 }

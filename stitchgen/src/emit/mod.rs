@@ -26,12 +26,12 @@ pub fn modules(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>,
 }
 
 /// The OpenAPI document and the MCP and agent manifests.
-pub fn documents(model: &crate::model::Model) -> Vec<crate::out::Artifact> {
+pub fn documents(model: &crate::model::Model, surfaces: &crate::present::Surfaces) -> Vec<crate::out::Artifact> {
     let artifact =
         |name: &str, value: serde_json::Value| crate::out::Artifact { name: name.into(), bytes: json_bytes(&value) };
     vec![
         artifact("openapi.json", openapi::document(model)),
-        artifact("mcp-tools.json", mcp::mcp_manifest(model)),
-        artifact("agent-tools.json", mcp::agent_manifest(model)),
+        artifact("mcp-tools.json", mcp::mcp_manifest(surfaces)),
+        artifact("agent-tools.json", mcp::agent_manifest(surfaces)),
     ]
 }

@@ -85,6 +85,9 @@ pub struct Operation {
     /// How its tool answer is wrapped on every tool surface: a non-object answer on an MCP
     /// target whose answers must be objects. `None` off tool surfaces.
     pub wrap: Option<Wrap>,
+    /// Bytes its tool definition may take in a manifest (`tool.budget`, else `toolBudget`, else
+    /// [`crate::present::budget::DEFAULT`]).
+    pub budget: u64,
 }
 
 /// Endpoint or runtime tool.
@@ -367,6 +370,7 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint, obje
         http_kind: http_kind(e),
         present: Vec::new(),
         wrap: wrap(c, answer.filter(|_| is_tool && objects_only)),
+        budget: budget(c, tool.and_then(|t| t.budget.as_ref())),
         surfaces,
     }
 }
@@ -544,7 +548,13 @@ fn runtime_tool(c: &Contract, service: &str, scope: &str, t: &RuntimeTool, objec
         http_kind: HttpKind::default(),
         present: t.present.iter().flat_map(|p| p.value.iter()).map(|p| p.value).collect(),
         wrap: wrap(c, t.output.as_ref().filter(|_| objects_only)),
+        budget: budget(c, t.budget.as_ref()),
     }
+}
+
+/// A tool's own budget, else the contract's, else the default.
+fn budget(c: &Contract, own: Option<&ast::Sp<u64>>) -> u64 {
+    own.or(c.tool_budget.as_ref()).map_or(crate::present::budget::DEFAULT, |b| b.value)
 }
 
 /// How a tool answer is wrapped, when there is one to present and it is not an object.

@@ -126,12 +126,30 @@ pub struct Contract {
     pub meta: Option<Any>,
     /// `default`: an omitted `expose` means HTTP, MCP and AGENT. `explicit`: it means HTTP only.
     pub tool_exposure: Option<Sp<ToolExposure>>,
+    /// Bytes a tool definition may take in a manifest (default 16384). Past it, its schemas keep
+    /// each shared type once in `$defs`, then are relaxed from the deepest parts up, with a warning.
+    pub tool_budget: Option<Sp<u64>>,
     /// Shared named schemas, referred to as `{$ref: "#/types/NAME"}`.
     pub types: Option<Sp<Entries<Schema>>>,
     /// The endpoints, keyed by action (the handler method name), in order.
     pub endpoints: Option<Sp<Entries<Endpoint>>>,
     /// Runtime (pathless) tools, keyed by tool name.
     pub tools: Option<Sp<Entries<RuntimeTool>>>,
+}
+
+impl Contract {
+    /// Where the operation with `action` is declared: its key in `endpoints`, or its runtime
+    /// tool's `action` (or key).
+    pub fn action_span(&self, action: &str) -> Option<Span> {
+        let endpoints = self.endpoints.iter().flat_map(|e| e.value.0.iter().map(|(_, e)| &e.action));
+        let tools = self.tools.iter().flat_map(|t| t.value.0.iter().map(|(_, t)| t.action.as_ref().unwrap_or(&t.name)));
+        endpoints.chain(tools).find(|a: &&Sp<String>| a.value == action).map(|a| a.span)
+    }
+
+    /// The service name's span, else the whole contract's.
+    pub fn service_span(&self) -> Span {
+        self.service.as_ref().map_or(self.span, |s| s.span)
+    }
 }
 
 /// Whether an omitted `expose` puts endpoints on the tool surfaces.
@@ -272,6 +290,8 @@ pub struct ToolGroup {
     pub ui: Option<Sp<Ui>>,
     /// The tool answer as a declared view of the HTTP answer.
     pub view: Option<Sp<View>>,
+    /// Bytes this tool's definition may take in a manifest; default: the contract's `toolBudget`.
+    pub budget: Option<Sp<u64>>,
 }
 
 /// MCP tool annotations.
@@ -449,6 +469,8 @@ pub struct RuntimeTool {
     pub annotations: Option<Sp<Annotations>>,
     /// Presenter hooks to generate.
     pub present: Option<Sp<Vec<Sp<Presenter>>>>,
+    /// Bytes this tool's definition may take in a manifest; default: the contract's `toolBudget`.
+    pub budget: Option<Sp<u64>>,
 }
 
 /// A transport with a presenter hook.

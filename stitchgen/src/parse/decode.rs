@@ -21,6 +21,7 @@ pub(crate) fn contract(root: &Node, diags: &mut Diagnostics) -> Option<Contract>
         scope: f.opt("scope", diags),
         meta: f.opt::<Any>("meta", diags).filter(|m| mapping(&m.0, "`meta`", diags)),
         tool_exposure: f.opt("toolExposure", diags),
+        tool_budget: f.opt("toolBudget", diags),
         types: f.opt("types", diags),
         endpoints: f.opt("endpoints", diags),
         tools: f.opt("tools", diags),
@@ -415,6 +416,7 @@ impl DecodeEntry for RuntimeTool {
             transports: f.opt("transports", diags),
             annotations: f.opt("annotations", diags),
             present: f.opt("present", diags),
+            budget: f.opt("budget", diags),
         };
         f.finish(diags);
         Some(t)
@@ -439,6 +441,7 @@ macro_rules! structs {
 structs! {
     ToolGroup, "the `tool` group", |f, d| ToolGroup {
         name: f.opt("name", d), annotations: f.opt("annotations", d), ui: f.opt("ui", d), view: f.opt("view", d),
+        budget: f.opt("budget", d),
     };
     Annotations, "`annotations`", |f, d| Annotations {
         title: f.opt("title", d),

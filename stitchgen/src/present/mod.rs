@@ -5,9 +5,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
-use crate::model::{Model, Operation, Service};
-use crate::parse::ast::Surface;
+use crate::model::{Model, Service};
 use crate::schema::TYPES_PREFIX;
+
+pub mod budget;
+mod tool;
+
+pub use tool::{Surfaces, Tool, tool_input, tools};
 
 /// How `#/types/NAME` references are presented.
 #[derive(Clone, Copy, Debug)]
@@ -61,7 +65,10 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
 /// are added at the root.
 pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
     let mut conv = Converter::new(svc, style);
-    let out = conv.convert(value);
+    let out = match style.refs {
+        Refs::Components(_) => conv.convert(value),
+        Refs::Inline | Refs::Shared => conv.convert_root(value),
+    };
     conv.finish(out)
 }
 
@@ -88,6 +95,20 @@ impl<'a> Converter<'a> {
             map.insert("$defs".into(), Value::Object(self.defs.into_iter().collect()));
         }
         root
+    }
+
+    /// A whole schema: a root that refers to a type is that type's body, never a reference,
+    /// so that the root states its own `type` (MCP requires `type: object` there). A type that
+    /// refers back to the root is kept in `$defs` as well.
+    fn convert_root(&mut self, v: &Value) -> Value {
+        let name = v.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX));
+        let (Some(body), Value::Object(map)) = (name.and_then(|n| self.svc.types.get(n)), v) else {
+            return self.convert(v);
+        };
+        let target = self.convert(body);
+        let siblings: Map<String, Value> =
+            map.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), self.convert(v))).collect();
+        merge(target, siblings)
     }
 
     fn convert(&mut self, v: &Value) -> Value {
@@ -291,131 +312,4 @@ pub fn resolve<'a>(v: &'a Value, svc: &'a Service) -> &'a Value {
         }
     }
     v
-}
-
-/// A tool as every tool surface advertises it.
-#[derive(Clone, Debug)]
-pub struct Tool {
-    /// The tool name.
-    pub name: String,
-    /// `annotations.title`, when given.
-    pub title: Option<String>,
-    /// `desc`.
-    pub description: String,
-    /// Params and input merged into one object schema, view defaults stated.
-    pub input: Value,
-    /// The view's schema, else the full output, wrapped as [`Tool::wrap`] says; none without
-    /// output.
-    pub output: Option<Value>,
-    /// The key a non-object answer is wrapped under on every tool surface, when it is.
-    pub wrap: Option<crate::schema::Wrap>,
-    /// MCP annotations, when given.
-    pub annotations: Option<Value>,
-    /// UI hints, when given.
-    pub ui: Option<Value>,
-}
-
-/// The tools on `transport`, sorted by name, presented in `style`.
-pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
-    let mut out: Vec<Tool> = model
-        .services
-        .iter()
-        .flat_map(|svc| svc.operations.iter().filter(|op| op.on(transport)).filter_map(move |op| tool(op, svc, style)))
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
-}
-
-fn tool(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Tool> {
-    let name = op.tool_name.clone()?;
-    let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
-    Some(Tool {
-        name,
-        title: op.annotations.as_ref().and_then(|a| a.get("title")).and_then(Value::as_str).map(str::to_owned),
-        description: op.desc.clone(),
-        input: tool_input(op, svc, style),
-        output: view_output.or(op.output.as_ref()).map(|o| wrapped(schema(o, svc, style), op.wrap, style)),
-        wrap: op.wrap,
-        annotations: op.annotations.clone(),
-        ui: op.ui.clone(),
-    })
-}
-
-/// The answer schema as a tool advertises it: an answer wrapped under `wrap`'s key is one
-/// required property of an object. The `$defs` its references point into move to the new root,
-/// where `#/$defs/…` resolves.
-fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -> Value {
-    let Some(wrap) = wrap else { return answer };
-    let mut answer = answer;
-    let defs = answer.as_object_mut().and_then(|m| m.remove("$defs"));
-    let mut out = Map::new();
-    out.insert("type".into(), json!("object"));
-    out.insert("properties".into(), json!({ wrap.key(): answer }));
-    out.insert("required".into(), json!([wrap.key()]));
-    if style.close_objects {
-        out.insert("additionalProperties".into(), Value::Bool(false));
-    }
-    if let Some(defs) = defs {
-        out.insert("$defs".into(), defs);
-    }
-    Value::Object(sorted(out))
-}
-
-/// Params and input as one object schema: properties merged, `required` joined, the input's
-/// `additionalProperties` kept, and each view default stated as `default` and dropped from
-/// `required`. Both parts are converted together, so the `$defs` they need sit once at the root.
-pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
-    let mut conv = Converter::new(svc, style);
-    let mut properties = Map::new();
-    let mut required: Vec<Value> = Vec::new();
-    let mut rest = Map::new();
-    let mut all_of = Vec::new();
-    for (part, is_input) in [(&op.params, false), (&op.input, true)] {
-        let Some(part) = part else { continue };
-        let resolved = resolve(part, svc);
-        let plain = resolved.get("properties").is_some()
-            && ["allOf", "anyOf", "oneOf"].iter().all(|k| resolved.get(k).is_none());
-        if !plain {
-            if resolved.get("type").is_none() || is_input {
-                all_of.push(conv.convert(part));
-            }
-            continue;
-        }
-        let converted = conv.convert(resolved);
-        if let Some(p) = converted.get("properties").and_then(Value::as_object) {
-            properties.extend(p.clone());
-        }
-        if let Some(r) = converted.get("required").and_then(Value::as_array) {
-            required.extend(r.iter().cloned());
-        }
-        if is_input {
-            for k in ["additionalProperties", "description"] {
-                if let Some(v) = converted.get(k) {
-                    rest.insert(k.into(), v.clone());
-                }
-            }
-        }
-    }
-    if let Some(view) = &op.view {
-        for (k, v) in &view.defaults {
-            if let Some(Value::Object(p)) = properties.get_mut(k) {
-                p.insert("default".into(), v.clone());
-            }
-            required.retain(|r| r != k);
-        }
-    }
-    let mut out = Map::new();
-    out.insert("type".into(), json!("object"));
-    out.insert("properties".into(), Value::Object(properties));
-    if !required.is_empty() {
-        out.insert("required".into(), Value::Array(required));
-    }
-    if !all_of.is_empty() {
-        out.insert("allOf".into(), Value::Array(all_of));
-    }
-    out.extend(rest);
-    if style.close_objects {
-        out.insert("additionalProperties".into(), Value::Bool(false));
-    }
-    conv.finish(Value::Object(out))
 }

@@ -7,9 +7,9 @@ use serde_json::{Map, Value, json};
 
 use crate::canonical::digest;
 use crate::emit::mcp::catalog_stamp;
-use crate::model::{Model, OpKind, Operation, Service};
+use crate::model::{Model, Operation, Service};
 use crate::parse::ast::Surface;
-use crate::present::{self, Refs, Style};
+use crate::present::{self, Refs, Style, Surfaces, Tool};
 
 /// The snapshot layout version; a snapshot of another version is refused by name.
 pub const MANIFEST_VERSION: u64 = 1;
@@ -19,18 +19,18 @@ pub const DIGEST_VERSION: u64 = 1;
 const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
 
 /// The snapshot of everything generated together, as the bytes that are committed.
-pub fn render(model: &Model) -> Vec<u8> {
-    crate::emit::json_bytes(&snapshot(model))
+pub fn render(model: &Model, surfaces: &Surfaces) -> Vec<u8> {
+    crate::emit::json_bytes(&snapshot(model, surfaces))
 }
 
 /// The snapshot document.
-pub fn snapshot(model: &Model) -> Value {
+pub fn snapshot(model: &Model, surfaces: &Surfaces) -> Value {
     let mut rows: Vec<(&Service, &Operation)> =
         model.services.iter().flat_map(|s| s.operations.iter().map(move |o| (s, o))).collect();
     rows.sort_by(|a, b| (&a.1.service, &a.1.action, a.1.kind).cmp(&(&b.1.service, &b.1.action, b.1.kind)));
     let operations: Vec<Value> = rows.iter().map(|(s, o)| operation(s, o)).collect();
     let surfaces: Vec<Value> =
-        [Surface::Mcp, Surface::Agent, Surface::Cli].into_iter().map(|t| tool_surface(model, t)).collect();
+        [Surface::Mcp, Surface::Agent, Surface::Cli].into_iter().map(|t| tool_surface(surfaces.get(t), t)).collect();
     json!({
         "manifestVersion": MANIFEST_VERSION,
         "digestVersion": DIGEST_VERSION,
@@ -84,26 +84,20 @@ fn operation(svc: &Service, op: &Operation) -> Value {
     Value::Object(row)
 }
 
-fn tool_surface(model: &Model, transport: Surface) -> Value {
-    let closed = transport == Surface::Agent;
-    let tools = present::tools(model, transport, Style { refs: Refs::Inline, close_objects: closed });
-    let stamp = catalog_stamp(&tools);
+fn tool_surface(tools: &[Tool], transport: Surface) -> Value {
+    let stamp = catalog_stamp(tools, transport);
     let rows: Vec<Value> = tools
         .iter()
         .map(|t| {
-            let (service, action, kind) = owner(model, &t.name, transport);
-            // What the definition costs a model's context: name, description and schemas
-            // (annotations and `_meta` move the catalog stamp instead).
-            let advertised =
-                json!({ "name": t.name, "description": t.description, "input": t.input, "output": t.output });
             let mut row = json!({
                 "name": t.name,
-                "service": service,
-                "action": action,
-                "kind": kind.as_str(),
+                "service": t.service,
+                "action": t.action,
+                "kind": t.kind.as_str(),
                 "input": digest(&t.input),
                 "output": t.output.as_ref().map_or(Value::Null, |o| json!(digest(o))),
-                "bytes": serde_json::to_string(&advertised).expect("JSON values serialize").len(),
+                // What the definition costs a model's context, as its budget counts it.
+                "bytes": t.size(transport),
             });
             // Only where an answer is wrapped, so that no other row moves.
             if let Some(w) = t.wrap {
@@ -113,13 +107,4 @@ fn tool_surface(model: &Model, transport: Surface) -> Value {
         })
         .collect();
     json!({ "transport": transport.as_str(), "catalog": stamp["digest"], "tools": rows })
-}
-
-fn owner<'a>(model: &'a Model, tool: &str, transport: Surface) -> (&'a str, &'a str, OpKind) {
-    model
-        .services
-        .iter()
-        .flat_map(|s| s.operations.iter())
-        .find(|o| o.tool_name.as_deref() == Some(tool) && o.on(transport))
-        .map_or(("", "", OpKind::Contract), |o| (o.service.as_str(), o.action.as_str(), o.kind))
 }

@@ -3,7 +3,7 @@
 
 use super::types::{Origin, Untranslatable};
 use crate::diag::{Code, Diagnostic};
-use crate::parse::ast::{Contract, Sp};
+use crate::parse::ast::Contract;
 use crate::source::Span;
 
 /// Operation schema roles, as their Rust names end, and how a reader calls them.
@@ -19,12 +19,12 @@ const ROLES: &[(&str, &str)] = &[
 /// The E0611 diagnostic for `failure` in `service`, or `None` when no contract declares it.
 pub fn diagnostic(contracts: &[Contract], service: &str, failure: &Untranslatable) -> Option<Diagnostic> {
     let contract = contracts.iter().find(|c| c.service.as_ref().is_some_and(|s| s.value == service))?;
-    let service_span = contract.service.as_ref().map_or(contract.span, |s| s.span);
+    let service_span = contract.service_span();
     let (span, what) = match &failure.origin {
         Origin::Type(name) => (type_key(contract, name).unwrap_or(service_span), format!("shared type `{name}`")),
         Origin::Operation { action, role } => {
             let said = ROLES.iter().find(|(r, _)| r == role).map_or(*role, |(_, said)| *said);
-            (action_key(contract, action).unwrap_or(service_span), format!("the {said} of `{action}`"))
+            (contract.action_span(action).unwrap_or(service_span), format!("the {said} of `{action}`"))
         }
         Origin::Service => (service_span, format!("the schemas of service `{service}` together")),
     };
@@ -39,12 +39,4 @@ pub fn diagnostic(contracts: &[Contract], service: &str, failure: &Untranslatabl
 /// Where shared type `name` is declared.
 fn type_key(c: &Contract, name: &str) -> Option<Span> {
     c.types.as_ref()?.value.0.iter().find(|(k, _)| k.value == name).map(|(k, _)| k.span)
-}
-
-/// Where the operation with `action` is declared: its key in `endpoints`, or its runtime tool's
-/// `action` (or key).
-fn action_key(c: &Contract, action: &str) -> Option<Span> {
-    let endpoints = c.endpoints.iter().flat_map(|e| e.value.0.iter().map(|(_, e)| &e.action));
-    let tools = c.tools.iter().flat_map(|t| t.value.0.iter().map(|(_, t)| t.action.as_ref().unwrap_or(&t.name)));
-    endpoints.chain(tools).find(|a: &&Sp<String>| a.value == action).map(|a| a.span)
 }

@@ -1,0 +1,416 @@
+//! The byte budget of a tool definition: what a tool costs a model's context on every turn.
+//! Within its budget a tool is advertised as built; past it, each shared type is kept once in the
+//! tool's own `$defs`, then the answer and, as a last resort, the input are relaxed from the
+//! deepest parts up to their loosest truthful form. A relaxed schema accepts every answer the full
+//! one does; the runner keeps validating every call against the full contract schemas.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::tool::tool as build;
+use super::{Refs, Style, Tool};
+use crate::diag::{Code, Diagnostic};
+use crate::model::{Operation, Service};
+use crate::parse::ast::{Contract, Surface};
+use crate::schema::TYPES_PREFIX;
+
+/// The default budget in bytes, about 4,000 tokens. Measured on the ten real API descriptions
+/// of the test corpus with every endpoint exposed, a tool's definition is 5.2 KB at the median
+/// and 15.5 KB at the 75th percentile, then grows to 429 KB; well-made tools in the field cost
+/// 450–1,900 tokens. Past 16 KiB a tool is almost always a whole resource graph inlined.
+pub const DEFAULT: u64 = 16 * 1024;
+
+/// The deepest relaxation tried. Types reached through `$defs` nest deeper than any one schema
+/// (a ring of types nests without end), so the search doubles up from a depth no schema
+/// `check` accepts reaches to this bound.
+const DEEPEST: usize = 1 << 16;
+
+/// How a tool past its budget was brought down, for its warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Over {
+    /// The budget.
+    pub budget: u64,
+    /// The definition's size as built in full.
+    pub full: usize,
+    /// The size advertised.
+    pub advertised: usize,
+    /// What was done.
+    pub fit: Fit,
+    /// The shared types that weigh most in the full definition, heaviest first.
+    pub contributors: Vec<Contributor>,
+}
+
+/// What fitting a tool into its budget took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// Each shared type kept once in `$defs` was enough.
+    Shared,
+    /// The answer was relaxed below this depth.
+    Output(usize),
+    /// The answer was relaxed whole and the input below this depth.
+    Input(usize),
+    /// Even both relaxed whole, the definition stays past the budget (its name, description
+    /// and annotations alone exceed it).
+    Exceeded,
+}
+
+/// A shared type's weight in a full tool definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contributor {
+    /// The type's name.
+    pub name: String,
+    /// How many times the full definition spells it out.
+    pub uses: u64,
+    /// About how many bytes those copies take.
+    pub bytes: u64,
+}
+
+/// `full` (built with `style`), fitted to the budget of `op` on `transport`.
+pub(super) fn fit(full: Tool, op: &Operation, svc: &Service, style: Style<'_>, transport: Surface) -> Tool {
+    let budget = op.budget;
+    let full_size = full.size(transport);
+    if full_size as u64 <= budget {
+        return full;
+    }
+    let within = |t: &Tool| t.size(transport) as u64 <= budget;
+    let mut tool = build(op, svc, Style { refs: Refs::Shared, ..style }).unwrap_or_else(|| full.clone());
+    let fit = if within(&tool) {
+        Fit::Shared
+    } else {
+        // Only MCP advertises the answer; an agent tool has the input alone.
+        let output = tool.output.take().filter(|_| transport == Surface::Mcp);
+        match output.map(|o| relax_part(&mut tool, o, Part::Output, &within)) {
+            Some(Some(depth)) => Fit::Output(depth),
+            _ => {
+                let input = std::mem::take(&mut tool.input);
+                match relax_part(&mut tool, input, Part::Input, &within) {
+                    Some(depth) => Fit::Input(depth),
+                    None => Fit::Exceeded,
+                }
+            }
+        }
+    };
+    let advertised = tool.size(transport);
+    let contributors = contributors(op, svc);
+    tool.over = Some(Over { budget, full: full_size, advertised, fit, contributors });
+    tool
+}
+
+#[derive(Clone, Copy)]
+enum Part {
+    Output,
+    Input,
+}
+
+/// Sets `part` of `tool` to `schema` relaxed below the deepest depth that fits, and returns the
+/// depth; when none fits, to `schema` relaxed whole, and returns `None`.
+fn relax_part(tool: &mut Tool, schema: Value, part: Part, within: &dyn Fn(&Tool) -> bool) -> Option<usize> {
+    let mut fits = |depth: usize| {
+        set(tool, relax(&schema, depth), part);
+        within(tool)
+    };
+    // Sizes shrink as the depth does: the deepest depth that fits, found by doubling, then
+    // bisection. The schema whole did not fit, so some depth does not.
+    let found = if fits(0) {
+        let (mut lo, mut hi) = (0, 32);
+        while hi < DEEPEST && fits(hi) {
+            (lo, hi) = (hi, hi * 2);
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid) { lo = mid } else { hi = mid }
+        }
+        Some(lo)
+    } else {
+        None
+    };
+    set(tool, relax(&schema, found.unwrap_or(0)), part);
+    found
+}
+
+fn set(tool: &mut Tool, schema: Value, part: Part) {
+    match part {
+        Part::Output => tool.output = Some(schema),
+        Part::Input => tool.input = schema,
+    }
+}
+
+/// `schema` (a presented schema, its types in the root's `$defs`) with every subschema `depth`
+/// levels down replaced by its loosest truthful form; a type in `$defs` sits one level below
+/// its shallowest reference. `$defs` no longer referenced are dropped.
+pub fn relax(schema: &Value, depth: usize) -> Value {
+    let defs = schema.get("$defs").and_then(Value::as_object);
+    let mut r = Relaxer { defs, out: BTreeMap::new() };
+    let mut root = schema.clone();
+    if let Value::Object(m) = &mut root {
+        m.remove("$defs");
+    }
+    let mut root = r.node(&root, depth);
+    if !r.out.is_empty()
+        && let Value::Object(m) = &mut root
+    {
+        m.insert("$defs".into(), Value::Object(r.out.into_iter().map(|(k, (_, v))| (k, v)).collect()));
+    }
+    root
+}
+
+/// Keywords whose value is one subschema.
+const ONE: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+/// Keywords whose value maps names to subschemas.
+const NAMED: &[&str] = &["properties", "patternProperties", "dependentSchemas"];
+/// Keywords whose value lists subschemas.
+const LISTED: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+
+struct Relaxer<'a> {
+    defs: Option<&'a Map<String, Value>>,
+    /// Each `$defs` entry reached: the most depth left it was relaxed with, and the result.
+    out: BTreeMap<String, (usize, Value)>,
+}
+
+impl Relaxer<'_> {
+    fn node(&mut self, v: &Value, left: usize) -> Value {
+        let Value::Object(map) = v else { return v.clone() };
+        if left == 0 {
+            return self.loose(v);
+        }
+        if let Some(name) = def_name(v) {
+            self.def(name, left - 1);
+        }
+        let mut out = Map::new();
+        for (k, child) in map {
+            let key = k.as_str();
+            let relaxed = if ONE.contains(&key) {
+                self.node(child, left - 1)
+            } else if NAMED.contains(&key) {
+                let m = child.as_object().map(|m| m.iter().map(|(n, s)| (n.clone(), self.node(s, left - 1))).collect());
+                m.map_or_else(|| child.clone(), Value::Object)
+            } else if LISTED.contains(&key) {
+                let a = child.as_array().map(|a| a.iter().map(|s| self.node(s, left - 1)).collect());
+                a.map_or_else(|| child.clone(), Value::Array)
+            } else {
+                child.clone()
+            };
+            out.insert(k.clone(), relaxed);
+        }
+        Value::Object(out)
+    }
+
+    /// Relaxes `$defs` entry `name` with `left` levels, unless it already was with as many.
+    fn def(&mut self, name: &str, left: usize) {
+        if self.out.get(name).is_some_and(|(l, _)| *l >= left) {
+            return;
+        }
+        let Some(body) = self.defs.and_then(|d| d.get(name)) else { return };
+        // Marked first: a type reaching itself stops here (its depth left only shrinks).
+        self.out.insert(name.to_owned(), (left, Value::Null));
+        let relaxed = self.node(body, left);
+        self.out.insert(name.to_owned(), (left, relaxed));
+    }
+
+    /// The loosest truthful form of `v`: the JSON types it allows, and the name of the type it
+    /// refers to. Everything else (properties, bounds, descriptions) is left out.
+    fn loose(&self, v: &Value) -> Value {
+        let mut out = Map::new();
+        if let Some(types) = self.types(v, 8) {
+            out.insert("type".into(), if types.len() == 1 { json!(types[0]) } else { json!(types) });
+        }
+        if let Some(name) = def_name(v) {
+            out.insert(
+                "description".into(),
+                json!(format!("A `{name}`, not spelled out: past the tool's size budget.")),
+            );
+        }
+        Value::Object(out)
+    }
+
+    /// The JSON types `v` allows, when it says: `type`, a referenced type's, every branch of a
+    /// `oneOf`/`anyOf`, or one branch of an `allOf`.
+    fn types(&self, v: &Value, hops: usize) -> Option<Vec<&'static str>> {
+        if hops == 0 {
+            return None;
+        }
+        let named = |t: &Value| crate::schema::TYPE_NAMES.iter().copied().find(|n| t == *n);
+        match v.get("type") {
+            Some(Value::String(_)) => return named(&v["type"]).map(|t| vec![t]),
+            Some(Value::Array(list)) => return list.iter().map(named).collect(),
+            _ => {}
+        }
+        if let Some(target) = def_name(v).and_then(|n| self.defs?.get(n)) {
+            return self.types(target, hops - 1);
+        }
+        let branches = |k: &str| v.get(k).and_then(Value::as_array).filter(|b| !b.is_empty());
+        if let Some(all) = branches("allOf") {
+            return all.iter().find_map(|b| self.types(b, hops - 1));
+        }
+        let union = branches("anyOf").or_else(|| branches("oneOf"))?;
+        let mut out: Vec<&'static str> = Vec::new();
+        for b in union {
+            out.extend(self.types(b, hops - 1)?);
+        }
+        out.sort_by_key(|t| crate::schema::TYPE_NAMES.iter().position(|n| n == t));
+        out.dedup();
+        Some(out)
+    }
+}
+
+/// The `$defs` entry a schema refers to.
+fn def_name(v: &Value) -> Option<&str> {
+    v.get("$ref")?.as_str()?.strip_prefix("#/$defs/")
+}
+
+/// The shared types that weigh most in `op`'s full tool definition: how many times each is
+/// spelled out (a type kept in `$defs` once) times the size of its own body.
+fn contributors(op: &Operation, svc: &Service) -> Vec<Contributor> {
+    let answer = op.view.as_ref().and_then(|v| v.output.as_ref()).or(op.output.as_ref());
+    let mut reach = Reach { svc, memo: BTreeMap::new() };
+    let mut uses: BTreeMap<String, u64> = BTreeMap::new();
+    // Types kept in `$defs` are spelled out once each, whatever refers to them.
+    let mut shared: Vec<String> = Vec::new();
+    let count = |found: BTreeMap<String, u64>, uses: &mut BTreeMap<String, u64>, shared: &mut Vec<String>| {
+        for (name, n) in found {
+            let e = uses.entry(name.clone()).or_default();
+            if *e == 0 && reach_shared(svc, &name) {
+                shared.push(name);
+            }
+            *e = e.saturating_add(n);
+        }
+    };
+    for root in [&op.params, &op.input].into_iter().flatten().chain(answer) {
+        count(reach.from(root), &mut uses, &mut shared);
+    }
+    while let Some(name) = shared.pop() {
+        let body = svc.types.get(&name).cloned().unwrap_or(Value::Null);
+        count(reach.from(&body), &mut uses, &mut shared);
+    }
+    let mut out: Vec<Contributor> = uses
+        .into_iter()
+        .map(|(name, uses)| {
+            let own = svc.types.get(&name).map_or(0, |b| b.to_string().len() as u64);
+            let copies = if reach_shared(svc, &name) { 1 } else { uses };
+            Contributor { bytes: own.saturating_mul(copies), name, uses: copies }
+        })
+        .collect();
+    out.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.name.cmp(&b.name)));
+    out.truncate(3);
+    out
+}
+
+/// Types kept once in `$defs` rather than inlined.
+fn reach_shared(svc: &Service, name: &str) -> bool {
+    svc.recursive.contains(name) || svc.expansive.contains(name)
+}
+
+/// How many times inlining a schema spells out each type, memoized per type; a type kept in
+/// `$defs` is counted where referred to and not entered.
+struct Reach<'a> {
+    svc: &'a Service,
+    memo: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+impl Reach<'_> {
+    fn from(&mut self, schema: &Value) -> BTreeMap<String, u64> {
+        let mut out: BTreeMap<String, u64> = BTreeMap::new();
+        for name in refs(schema) {
+            let e = out.entry(name.clone()).or_default();
+            *e = e.saturating_add(1);
+            if !reach_shared(self.svc, &name) {
+                for (inner, n) in self.of(&name) {
+                    let e = out.entry(inner).or_default();
+                    *e = e.saturating_add(n);
+                }
+            }
+        }
+        out
+    }
+
+    /// What inlining type `name` once spells out (it is not recursive: those are shared).
+    fn of(&mut self, name: &str) -> BTreeMap<String, u64> {
+        if let Some(m) = self.memo.get(name) {
+            return m.clone();
+        }
+        let body = self.svc.types.get(name).cloned().unwrap_or(Value::Null);
+        let m = self.from(&body);
+        self.memo.insert(name.to_owned(), m.clone());
+        m
+    }
+}
+
+/// Every reference to a contract type in `v`, once per occurrence.
+fn refs(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![v];
+    while let Some(v) = todo.pop() {
+        match v {
+            Value::Object(m) => {
+                if let Some(n) = m.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX)) {
+                    out.push(n.to_owned());
+                }
+                todo.extend(m.values());
+            }
+            Value::Array(a) => todo.extend(a),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A W0007 warning for every tool past its budget, on each manifest.
+pub fn warnings(surfaces: &super::Surfaces, contracts: &[Contract]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for transport in [Surface::Mcp, Surface::Agent] {
+        for tool in surfaces.get(transport) {
+            let Some(over) = &tool.over else { continue };
+            let Some(c) = contracts.iter().find(|c| c.service.as_ref().is_some_and(|s| s.value == tool.service)) else {
+                continue;
+            };
+            let span = c.action_span(&tool.action).unwrap_or_else(|| c.service_span());
+            out.push(warning(tool, transport, over, span));
+        }
+    }
+    out
+}
+
+fn warning(tool: &Tool, transport: Surface, over: &Over, span: crate::source::Span) -> Diagnostic {
+    let how = match over.fit {
+        Fit::Shared => "each shared type kept once in `$defs`".to_owned(),
+        Fit::Output(d) => format!("shared types kept once in `$defs`, the answer relaxed below depth {d}"),
+        Fit::Input(d) => format!("the answer relaxed whole and the input below depth {d}"),
+        Fit::Exceeded => "relaxed whole, and still past the budget".to_owned(),
+    };
+    let mut d = Diagnostic::new(
+        Code::ToolOverBudget,
+        span,
+        format!(
+            "{} tool `{}` takes {} bytes, past its budget of {}; it is advertised in {} bytes",
+            transport.as_str(),
+            tool.name,
+            over.full,
+            over.budget,
+            over.advertised
+        ),
+    )
+    .label(how);
+    if !over.contributors.is_empty() {
+        let parts: Vec<String> = over
+            .contributors
+            .iter()
+            .map(|c| format!("`{}` ({} × about {} bytes)", c.name, c.uses, c.bytes / c.uses.max(1)))
+            .collect();
+        d = d.note(format!("the largest parts of the full definition: {}", parts.join(", ")));
+    }
+    d.note("the runner still validates every call against the full contract schemas").help(
+        "declare a `tool.view` whose output holds what a model needs (that is what views are for), or raise `tool.budget` or `toolBudget`",
+    )
+}

@@ -1,0 +1,232 @@
+//! Tools as the tool surfaces advertise them: params and input merged, the answer (wrapped
+//! where the target needs objects), each fitted to its byte budget; built once per transport.
+
+use serde_json::{Map, Value, json};
+
+use super::{Converter, Refs, Style, budget, resolve, schema, sorted};
+use crate::model::{Model, OpKind, Operation, Service};
+use crate::parse::ast::Surface;
+
+/// A tool as every tool surface advertises it.
+#[derive(Clone, Debug)]
+pub struct Tool {
+    /// The tool name.
+    pub name: String,
+    /// `annotations.title`, when given.
+    pub title: Option<String>,
+    /// `desc`.
+    pub description: String,
+    /// Params and input merged into one object schema, view defaults stated.
+    pub input: Value,
+    /// The view's schema, else the full output, wrapped as [`Tool::wrap`] says; none without
+    /// output.
+    pub output: Option<Value>,
+    /// The key a non-object answer is wrapped under on every tool surface, when it is.
+    pub wrap: Option<crate::schema::Wrap>,
+    /// MCP annotations, when given.
+    pub annotations: Option<Value>,
+    /// UI hints, when given.
+    pub ui: Option<Value>,
+    /// The service of the operation behind it.
+    pub service: String,
+    /// The operation's action.
+    pub action: String,
+    /// Endpoint or runtime tool.
+    pub kind: OpKind,
+    /// How it was fitted to its byte budget, when it was past it.
+    pub over: Option<budget::Over>,
+}
+
+impl Tool {
+    /// The tool's entry in `transport`'s manifest (`tools/list` for MCP, a function tool for
+    /// the agent), with the catalog stamp in `_meta` when given. The CLI, which has no
+    /// manifest, counts what it shows: name, description and both schemas.
+    pub fn entry(&self, transport: Surface, stamp: Option<&Value>) -> Value {
+        let mut o = Map::new();
+        o.insert("name".into(), json!(self.name));
+        if transport == Surface::Agent {
+            o.insert("description".into(), json!(self.description));
+            o.insert("parameters".into(), self.input.clone());
+            return Value::Object(o);
+        }
+        if let Some(title) = self.title.as_ref().filter(|_| transport == Surface::Mcp) {
+            o.insert("title".into(), json!(title));
+        }
+        o.insert("description".into(), json!(self.description));
+        o.insert("inputSchema".into(), self.input.clone());
+        if let Some(out) = &self.output {
+            o.insert("outputSchema".into(), out.clone());
+        }
+        if transport != Surface::Mcp {
+            return Value::Object(o);
+        }
+        if let Some(a) = &self.annotations {
+            o.insert("annotations".into(), a.clone());
+        }
+        let mut meta = Map::new();
+        if let Some(stamp) = stamp {
+            meta.insert(crate::emit::mcp::CATALOG_META.into(), stamp.clone());
+        }
+        if let Some(ui) = &self.ui {
+            meta.insert("ui".into(), ui.clone());
+        }
+        if !meta.is_empty() {
+            o.insert("_meta".into(), Value::Object(meta));
+        }
+        Value::Object(o)
+    }
+
+    /// What the tool costs a model's context on `transport`: the bytes of its manifest entry as
+    /// compact JSON, less the catalog stamp every tool carries alike. The budget bounds it and
+    /// the snapshot's `bytes` states it.
+    pub fn size(&self, transport: Surface) -> usize {
+        serde_json::to_string(&self.entry(transport, None)).map_or(usize::MAX, |s| s.len())
+    }
+}
+
+/// The tools of every manifest, each fitted to its budget: built once, read by the manifests,
+/// the snapshot and the budget warnings.
+#[derive(Clone, Debug)]
+pub struct Surfaces {
+    /// The MCP tools, sorted by name.
+    pub mcp: Vec<Tool>,
+    /// The agent function tools (every object closed), sorted by name.
+    pub agent: Vec<Tool>,
+    /// The CLI's commands, sorted by name (in no manifest: never fitted to a budget).
+    pub cli: Vec<Tool>,
+}
+
+impl Surfaces {
+    /// The tools of both manifests of `model`.
+    pub fn new(model: &Model) -> Self {
+        Surfaces {
+            mcp: tools(model, Surface::Mcp, Style { refs: Refs::Inline, close_objects: false }),
+            agent: tools(model, Surface::Agent, Style { refs: Refs::Inline, close_objects: true }),
+            cli: tools(model, Surface::Cli, Style { refs: Refs::Inline, close_objects: false }),
+        }
+    }
+
+    /// The tools of `transport` (none for HTTP).
+    pub fn get(&self, transport: Surface) -> &[Tool] {
+        match transport {
+            Surface::Mcp => &self.mcp,
+            Surface::Agent => &self.agent,
+            Surface::Cli => &self.cli,
+            Surface::Http => &[],
+        }
+    }
+}
+
+/// The tools on `transport`, sorted by name, presented in `style`, each fitted to its budget.
+pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
+    let fitted = |op: &Operation, svc: &Service| {
+        let t = tool(op, svc, style);
+        if transport == Surface::Cli { t } else { t.map(|t| budget::fit(t, op, svc, style, transport)) }
+    };
+    let mut out: Vec<Tool> = model
+        .services
+        .iter()
+        .flat_map(|svc| svc.operations.iter().filter(|op| op.on(transport)).filter_map(move |op| fitted(op, svc)))
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// The tool of `op` as built in `style`, before any fitting.
+pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Tool> {
+    let name = op.tool_name.clone()?;
+    let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
+    Some(Tool {
+        name,
+        title: op.annotations.as_ref().and_then(|a| a.get("title")).and_then(Value::as_str).map(str::to_owned),
+        description: op.desc.clone(),
+        input: tool_input(op, svc, style),
+        output: view_output.or(op.output.as_ref()).map(|o| wrapped(schema(o, svc, style), op.wrap, style)),
+        wrap: op.wrap,
+        annotations: op.annotations.clone(),
+        ui: op.ui.clone(),
+        service: op.service.clone(),
+        action: op.action.clone(),
+        kind: op.kind,
+        over: None,
+    })
+}
+
+/// The answer schema as a tool advertises it: an answer wrapped under `wrap`'s key is one
+/// required property of an object. The `$defs` its references point into move to the new root,
+/// where `#/$defs/…` resolves.
+fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -> Value {
+    let Some(wrap) = wrap else { return answer };
+    let mut answer = answer;
+    let defs = answer.as_object_mut().and_then(|m| m.remove("$defs"));
+    let mut out = Map::new();
+    out.insert("type".into(), json!("object"));
+    out.insert("properties".into(), json!({ wrap.key(): answer }));
+    out.insert("required".into(), json!([wrap.key()]));
+    if style.close_objects {
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    if let Some(defs) = defs {
+        out.insert("$defs".into(), defs);
+    }
+    Value::Object(sorted(out))
+}
+
+/// Params and input as one object schema: properties merged, `required` joined, the input's
+/// `additionalProperties` kept, and each view default stated as `default` and dropped from
+/// `required`. Both parts are converted together, so the `$defs` they need sit once at the root.
+pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
+    let mut conv = Converter::new(svc, style);
+    let mut properties = Map::new();
+    let mut required: Vec<Value> = Vec::new();
+    let mut rest = Map::new();
+    let mut all_of = Vec::new();
+    for (part, is_input) in [(&op.params, false), (&op.input, true)] {
+        let Some(part) = part else { continue };
+        let resolved = resolve(part, svc);
+        let plain = resolved.get("properties").is_some()
+            && ["allOf", "anyOf", "oneOf"].iter().all(|k| resolved.get(k).is_none());
+        if !plain {
+            if resolved.get("type").is_none() || is_input {
+                all_of.push(conv.convert(part));
+            }
+            continue;
+        }
+        let converted = conv.convert(resolved);
+        if let Some(p) = converted.get("properties").and_then(Value::as_object) {
+            properties.extend(p.clone());
+        }
+        if let Some(r) = converted.get("required").and_then(Value::as_array) {
+            required.extend(r.iter().cloned());
+        }
+        if is_input {
+            for k in ["additionalProperties", "description"] {
+                if let Some(v) = converted.get(k) {
+                    rest.insert(k.into(), v.clone());
+                }
+            }
+        }
+    }
+    if let Some(view) = &op.view {
+        for (k, v) in &view.defaults {
+            if let Some(Value::Object(p)) = properties.get_mut(k) {
+                p.insert("default".into(), v.clone());
+            }
+            required.retain(|r| r != k);
+        }
+    }
+    let mut out = Map::new();
+    out.insert("type".into(), json!("object"));
+    out.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        out.insert("required".into(), Value::Array(required));
+    }
+    if !all_of.is_empty() {
+        out.insert("allOf".into(), Value::Array(all_of));
+    }
+    out.extend(rest);
+    if style.close_objects {
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    conv.finish(Value::Object(out))
+}
