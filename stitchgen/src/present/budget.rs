@@ -155,23 +155,14 @@ pub fn relax(schema: &Value, depth: usize) -> Value {
     root
 }
 
+// The applicators a contract may use (`schema::SUPPORTED`; `not`, `if` and the `unevaluated*`
+// keywords, which a looser subschema would make stricter, are refused by `check`).
 /// Keywords whose value is one subschema.
-const ONE: &[&str] = &[
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-];
+const ONE: &[&str] = &["items", "additionalProperties"];
 /// Keywords whose value maps names to subschemas.
-const NAMED: &[&str] = &["properties", "patternProperties", "dependentSchemas"];
+const NAMED: &[&str] = &["properties"];
 /// Keywords whose value lists subschemas.
-const LISTED: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+const LISTED: &[&str] = &["anyOf", "oneOf", "allOf"];
 
 struct Relaxer<'a> {
     defs: Option<&'a Map<String, Value>>,
@@ -202,6 +193,13 @@ impl Relaxer<'_> {
             } else {
                 child.clone()
             };
+            // Loosened branches may overlap: exactly one of them no longer holds, any one does.
+            if key == "oneOf" && relaxed != *child {
+                if !map.contains_key("anyOf") {
+                    out.insert("anyOf".into(), relaxed);
+                }
+                continue;
+            }
             out.insert(k.clone(), relaxed);
         }
         Value::Object(out)
@@ -413,4 +411,56 @@ fn warning(tool: &Tool, transport: Surface, over: &Over, span: crate::source::Sp
     d.note("the runner still validates every call against the full contract schemas").help(
         "declare a `tool.view` whose output holds what a model needs (that is what views are for), or raise `tool.budget` or `toolBudget`",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::relax;
+
+    #[test]
+    fn below_the_depth_a_subschema_keeps_only_its_types_and_its_name() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "owner": { "$ref": "#/$defs/User" },
+                "tags": { "type": "array", "items": { "type": "string", "maxLength": 9 } },
+                "size": { "anyOf": [{ "type": "integer" }, { "type": "string", "pattern": "^x" }] }
+            },
+            "$defs": { "User": { "type": "object", "properties": { "id": { "type": "string" } } } }
+        });
+        assert_eq!(
+            relax(&schema, 1),
+            json!({
+                "type": "object",
+                "properties": {
+                    "owner": { "type": "object", "description": "A `User`, not spelled out: past the tool's size budget." },
+                    "tags": { "type": "array" },
+                    "size": { "type": ["string", "integer"] }
+                }
+            })
+        );
+        assert_eq!(relax(&schema, 0), json!({ "type": "object" }));
+        assert_eq!(relax(&schema, 64), schema, "deep enough, nothing changes");
+    }
+
+    #[test]
+    fn a_type_that_reaches_itself_is_relaxed_once_and_the_walk_ends() {
+        let schema = json!({
+            "$ref": "#/$defs/Node",
+            "$defs": { "Node": { "type": "object", "properties": { "next": { "$ref": "#/$defs/Node" } } } }
+        });
+        let relaxed = relax(&schema, 3);
+        assert_eq!(relaxed["$defs"]["Node"]["properties"]["next"]["$ref"], "#/$defs/Node");
+    }
+
+    #[test]
+    fn loosened_one_of_branches_become_any_of() {
+        let schema = json!({ "oneOf": [
+            { "type": "object", "properties": { "cat": { "type": "string" } }, "required": ["cat"] },
+            { "type": "object", "properties": { "dog": { "type": "string" } }, "required": ["dog"] }
+        ] });
+        assert_eq!(relax(&schema, 1), json!({ "anyOf": [{ "type": "object" }, { "type": "object" }] }));
+    }
 }
