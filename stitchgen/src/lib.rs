@@ -111,15 +111,19 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
     }
     let model = model::lower(&checked.contracts, &checked.sources, &checked.options);
     // The Rust modules and the JSON documents share nothing but the model: built side by side.
-    let (modules, (documents, snapshot, budget)) = std::thread::scope(|s| {
-        let json = s.spawn(|| {
+    let (modules, json) = std::thread::scope(|s| {
+        let json = || {
             let surfaces = present::Surfaces::new(&model);
             let budget = present::budget::warnings(&surfaces, &checked.contracts);
             (emit::documents(&model, &surfaces), snapshot::render(&model, &surfaces), budget)
-        });
+        };
+        // The stack a main thread has (a spawned one gets 2 MiB): deep schemas recurse.
+        let json = std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, json);
         let modules = emit::modules(&model);
-        (modules, json.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        let json = json.map(|j| j.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        (modules, json)
     });
+    let (documents, snapshot, budget) = json.map_err(|e| Error::Emit(format!("cannot start a thread: {e}")))?;
     match modules {
         Ok(mut artifacts) => {
             artifacts.extend(documents);

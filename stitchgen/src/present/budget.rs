@@ -141,12 +141,22 @@ fn set(tool: &mut Tool, schema: Value, part: Part) {
 /// its shallowest reference. `$defs` no longer referenced are dropped.
 pub fn relax(schema: &Value, depth: usize) -> Value {
     let defs = schema.get("$defs").and_then(Value::as_object);
-    let mut r = Relaxer { defs, out: BTreeMap::new() };
+    let mut r = Relaxer { defs, out: BTreeMap::new(), pending: Vec::new() };
     let mut root = schema.clone();
     if let Value::Object(m) = &mut root {
         m.remove("$defs");
     }
     let mut root = r.node(&root, depth);
+    while let Some((name, left)) = r.pending.pop() {
+        // Queued again with more depth left since: that one wins.
+        if r.out.get(&name).is_some_and(|(l, _)| *l > left) {
+            continue;
+        }
+        if let Some(body) = r.defs.and_then(|d| d.get(&name)) {
+            let relaxed = r.node(body, left);
+            r.out.insert(name, (left, relaxed));
+        }
+    }
     if !r.out.is_empty()
         && let Value::Object(m) = &mut root
     {
@@ -168,6 +178,8 @@ struct Relaxer<'a> {
     defs: Option<&'a Map<String, Value>>,
     /// Each `$defs` entry reached: the most depth left it was relaxed with, and the result.
     out: BTreeMap<String, (usize, Value)>,
+    /// Entries to relax, with their depth left: a worklist, so that nesting stays one body deep.
+    pending: Vec<(String, usize)>,
 }
 
 impl Relaxer<'_> {
@@ -205,16 +217,14 @@ impl Relaxer<'_> {
         Value::Object(out)
     }
 
-    /// Relaxes `$defs` entry `name` with `left` levels, unless it already was with as many.
+    /// Queues `$defs` entry `name` to relax with `left` levels, unless it already is with as
+    /// many (a type reaching itself stops there: the depth left only shrinks along a path).
     fn def(&mut self, name: &str, left: usize) {
         if self.out.get(name).is_some_and(|(l, _)| *l >= left) {
             return;
         }
-        let Some(body) = self.defs.and_then(|d| d.get(name)) else { return };
-        // Marked first: a type reaching itself stops here (its depth left only shrinks).
         self.out.insert(name.to_owned(), (left, Value::Null));
-        let relaxed = self.node(body, left);
-        self.out.insert(name.to_owned(), (left, relaxed));
+        self.pending.push((name.to_owned(), left));
     }
 
     /// The loosest truthful form of `v`: the JSON types it allows, and the name of the type it

@@ -77,18 +77,23 @@ struct Converter<'a> {
     svc: &'a Service,
     style: Style<'a>,
     defs: BTreeMap<String, Value>,
-    /// Types being inlined, to stop at a cycle.
-    stack: Vec<String>,
+    /// Types referred to in `$defs` whose bodies are still to convert. A worklist, not
+    /// recursion: a chain of types each reaching the next nests no deeper than one body.
+    pending: Vec<String>,
 }
 
 impl<'a> Converter<'a> {
     fn new(svc: &'a Service, style: Style<'a>) -> Self {
-        Converter { svc, style, defs: BTreeMap::new(), stack: Vec::new() }
+        Converter { svc, style, defs: BTreeMap::new(), pending: Vec::new() }
     }
 
     /// `root` with the `$defs` every schema converted so far refers to: one root for all of
     /// them, where `#/$defs/…` resolves.
-    fn finish(self, mut root: Value) -> Value {
+    fn finish(mut self, mut root: Value) -> Value {
+        while let Some(name) = self.pending.pop() {
+            let body = self.inline(&name);
+            self.defs.insert(name, body);
+        }
         if !self.defs.is_empty()
             && let Value::Object(map) = &mut root
         {
@@ -160,20 +165,18 @@ impl<'a> Converter<'a> {
 
     /// A reference to type `name` kept once in the root's `$defs`.
     fn shared(&mut self, name: &str) -> Value {
-        if !self.defs.contains_key(name) && !self.stack.iter().any(|s| s == name) {
-            let body = self.inline(name);
-            self.defs.insert(name.to_owned(), body);
+        if !self.defs.contains_key(name) {
+            // Filled in by `finish`.
+            self.defs.insert(name.to_owned(), Value::Null);
+            self.pending.push(name.to_owned());
         }
         json!({ "$ref": format!("#/$defs/{name}") })
     }
 
     /// The body of type `name`, converted.
     fn inline(&mut self, name: &str) -> Value {
-        self.stack.push(name.to_owned());
         let svc = self.svc;
-        let body = svc.types.get(name).map_or(Value::Bool(true), |s| self.convert(s));
-        self.stack.pop();
-        body
+        svc.types.get(name).map_or(Value::Bool(true), |s| self.convert(s))
     }
 }
 
