@@ -34,7 +34,12 @@ pub use runner::{Answer, BoxFuture, Call, Dispatch, HttpAnswer, Presentation, Sc
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 2;
+pub const GENERATED_ABI: u32 = 3;
+
+/// Where a generated module's operation schemas find the service's types: each type's JSON
+/// Schema is written once in the module's types document (`$id` this URI, one `$defs` entry
+/// per type) and registered once when the service is built.
+pub const TYPES_URI: &str = "urn:stitchgen:types";
 
 /// Includes the module stitchgen generated into `OUT_DIR` for a service:
 /// `stitchgen_runtime::include_contract!("people");` defines `pub mod people`.

@@ -136,30 +136,49 @@ impl std::fmt::Debug for Service {
     }
 }
 
-fn compile(schema: Option<&'static str>, what: &str, op: &OperationDef) -> Option<jsonschema::Validator> {
+fn compile(
+    schema: Option<&'static str>,
+    what: &str,
+    op: &OperationDef,
+    types: &jsonschema::Registry<'_>,
+) -> Option<jsonschema::Validator> {
     let text = schema?;
     let value: Value = serde_json::from_str(text)
         .unwrap_or_else(|e| panic!("{}.{}: generated {what} schema is not JSON: {e}", op.service, op.action));
     let validator = jsonschema::options()
         .should_validate_formats(true)
+        .with_registry(types)
         .build(&value)
         .unwrap_or_else(|e| panic!("{}.{}: generated {what} schema does not compile: {e}", op.service, op.action));
     Some(validator)
 }
 
+/// The service's types document (see [`crate::TYPES_URI`]), registered once for every schema.
+fn registry(types: &'static str) -> jsonschema::Registry<'static> {
+    let doc: Value =
+        serde_json::from_str(types).unwrap_or_else(|e| panic!("the generated types document is not JSON: {e}"));
+    jsonschema::Registry::new()
+        .add(crate::TYPES_URI, jsonschema::Resource::from_contents(doc))
+        .and_then(|r| r.prepare())
+        .unwrap_or_else(|e| panic!("the generated types document does not register: {e}"))
+}
+
 impl Service {
-    /// A service over the catalog `ops`, dispatching to `dispatch`. Compiles every schema once.
-    /// Generated code calls this; it panics only on a generated module that was edited by hand.
-    pub fn new(ops: &'static [&'static OperationDef], dispatch: impl Dispatch) -> Self {
+    /// A service over the catalog `ops` whose schemas refer to `types` (the module's types
+    /// document), dispatching to `dispatch`. Compiles every schema once. Generated code calls
+    /// this; it panics only on a generated module that was edited by hand.
+    pub fn new(types: &'static str, ops: &'static [&'static OperationDef], dispatch: impl Dispatch) -> Self {
+        let types = registry(types);
         let compiled = ops
             .iter()
             .map(|op| Compiled {
-                params: compile(op.params_schema, "params", op),
-                input: compile(op.input_schema, "input", op),
-                output: compile(op.output_schema, "output", op),
-                view: compile(op.view.as_ref().and_then(|v| v.output_schema), "view", op),
-                item: compile(op.http_kind.stream.as_ref().map(|s| s.item_schema), "stream item", op).map(Arc::new),
-                terminal: compile(op.http_kind.stream.as_ref().and_then(|s| s.terminal_schema), "terminal", op)
+                params: compile(op.params_schema, "params", op, &types),
+                input: compile(op.input_schema, "input", op, &types),
+                output: compile(op.output_schema, "output", op, &types),
+                view: compile(op.view.as_ref().and_then(|v| v.output_schema), "view", op, &types),
+                item: compile(op.http_kind.stream.as_ref().map(|s| s.item_schema), "stream item", op, &types)
+                    .map(Arc::new),
+                terminal: compile(op.http_kind.stream.as_ref().and_then(|s| s.terminal_schema), "terminal", op, &types)
                     .map(Arc::new),
                 defaults: op.view.as_ref().and_then(|v| serde_json::from_str(v.defaults).ok()).unwrap_or_default(),
             })
@@ -391,4 +410,68 @@ pub fn parse_args<T: serde::de::DeserializeOwned>(value: Value, part: &str) -> R
 /// Serializes a handler's or projection's typed answer (generated code calls this).
 pub fn to_answer<T: serde::Serialize>(value: &T) -> Result<Value, AppError> {
     serde_json::to_value(value).map_err(|e| broken(&format!("the answer does not serialize: {e}"), Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, Value, json};
+
+    use super::{Answer, BoxFuture, Call, Dispatch, Service};
+    use crate::{AppError, Ctx, HttpKindDef, OpKind, OperationDef};
+
+    /// Two operations whose inputs are one shared type of the types document.
+    const TYPES: &str = r##"{"$id": "urn:stitchgen:types", "$defs": {
+        "Tag": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "minLength": 2}}}
+    }}"##;
+
+    const fn op(action: &'static str) -> OperationDef {
+        OperationDef {
+            service: "tags",
+            action,
+            kind: OpKind::Contract,
+            description: "",
+            method: None,
+            path: None,
+            scope: "public",
+            surfaces: &[crate::Surface::Http],
+            tool_name: None,
+            annotations: None,
+            param_keys: &[],
+            params_schema: None,
+            input_schema: Some(r#"{"$ref": "urn:stitchgen:types#/$defs/Tag"}"#),
+            output_schema: None,
+            view: None,
+            tool_input_schema: None,
+            wrap: None,
+            http_kind: HttpKindDef::PLAIN,
+        }
+    }
+    static ADD: OperationDef = op("add");
+    static RENAME: OperationDef = op("rename");
+    static OPS: &[&OperationDef] = &[&ADD, &RENAME];
+
+    struct Echo;
+    impl Dispatch for Echo {
+        fn call<'a>(&'a self, _: usize, _: &'a Ctx, call: Call) -> BoxFuture<'a, Result<Answer, AppError>> {
+            Box::pin(async move { Ok(Answer::new(call.input)) })
+        }
+    }
+
+    async fn run(svc: &Service, op: usize, input: Value) -> Result<Value, String> {
+        let input: Map<String, Value> = input.as_object().cloned().unwrap_or_default();
+        let answer = svc.call_http(op, Map::new(), input, Call::default(), &Ctx::anonymous()).await;
+        answer.map(|a| a.value).map_err(|e| e.message)
+    }
+
+    #[tokio::test]
+    async fn a_type_shared_by_two_operations_is_validated_the_same_in_both() {
+        let svc = Service::new(TYPES, OPS, Echo);
+        for op in 0..2 {
+            assert_eq!(run(&svc, op, json!({ "name": "ok" })).await, Ok(json!({ "name": "ok" })));
+            let short = run(&svc, op, json!({ "name": "x" })).await.unwrap_err();
+            assert!(short.starts_with("Invalid input: /name:"), "{short}");
+            let missing = run(&svc, op, json!({})).await.unwrap_err();
+            assert!(missing.contains("\"name\" is a required property"), "{missing}");
+        }
+    }
 }

@@ -23,6 +23,9 @@ pub enum Refs<'a> {
     /// Every type kept once in the root's `$defs` and referenced there: what a tool past its
     /// byte budget advertises first.
     Shared,
+    /// Into the service's types document ([`types_document`]), as the runner resolves them:
+    /// each type written once per module, whatever reaches it.
+    Registry,
 }
 
 /// Component names of every (service, type), unique across services.
@@ -66,10 +69,24 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
 pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
     let mut conv = Converter::new(svc, style);
     let out = match style.refs {
-        Refs::Components(_) => conv.convert(value),
+        Refs::Components(_) | Refs::Registry => conv.convert(value),
         Refs::Inline | Refs::Shared => conv.convert_root(value),
     };
     conv.finish(out)
+}
+
+/// The service's types document: `$id` [`stitchgen_runtime::TYPES_URI`] and each type once in
+/// `$defs`, under its Rust name (unique in the service, and safe in a URI), referring to the
+/// others there. The generated module embeds it; the runner registers it once.
+pub fn types_document(svc: &Service) -> Value {
+    let style = Style { refs: Refs::Registry, close_objects: false };
+    let mut conv = Converter::new(svc, style);
+    let defs: Map<String, Value> = svc
+        .types
+        .iter()
+        .map(|(name, body)| (svc.type_idents.get(name).cloned().unwrap_or_else(|| name.clone()), conv.convert(body)))
+        .collect();
+    json!({ "$id": stitchgen_runtime::TYPES_URI, "$defs": defs })
 }
 
 /// One conversion: the service's types, the style, and the recursive types met so far.
@@ -156,6 +173,10 @@ impl<'a> Converter<'a> {
                 let component =
                     names.get(&(self.svc.name.clone(), name.to_owned())).cloned().unwrap_or_else(|| name.to_owned());
                 json!({ "$ref": format!("#/components/schemas/{component}") })
+            }
+            Refs::Registry => {
+                let ident = self.svc.type_idents.get(name).map_or(name, String::as_str);
+                json!({ "$ref": format!("{}#/$defs/{ident}", stitchgen_runtime::TYPES_URI) })
             }
             Refs::Shared => self.shared(name),
             Refs::Inline if self.svc.recursive.contains(name) || self.svc.expansive.contains(name) => self.shared(name),

@@ -185,7 +185,7 @@ impl<'a> Op<'a> {
     fn schema_text(&self, schema: Option<&Value>) -> TokenStream {
         match schema {
             Some(s) => {
-                let text = self.standalone(&present::schema(s, self.svc, INLINE));
+                let text = self.standalone(&present::schema(s, self.svc, REGISTRY));
                 quote!(::core::option::Option::Some(#text))
             }
             None => quote!(::core::option::Option::None),
@@ -243,10 +243,10 @@ impl<'a> Op<'a> {
                 };
                 let envelope = st.framing == crate::parse::ast::Framing::Envelope;
                 let terminal = st.completion == crate::parse::ast::Completion::Terminal;
-                let item = self.standalone(&present::schema(&st.item, self.svc, INLINE));
+                let item = self.standalone(&present::schema(&st.item, self.svc, REGISTRY));
                 let terminal_schema = match &st.terminal {
                     Some(t) => {
-                        let text = self.standalone(&present::schema(t, self.svc, INLINE));
+                        let text = self.standalone(&present::schema(t, self.svc, REGISTRY));
                         quote!(::core::option::Option::Some(#text))
                     }
                     None => quote!(::core::option::Option::None),
@@ -482,6 +482,8 @@ impl<'a> Op<'a> {
 
 /// Schemas in generated code: `$ref`s inlined (recursive types keep `$defs`), objects as declared.
 const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
+/// The runner's schemas: references into the module's types document, each type written once.
+const REGISTRY: Style<'static> = Style { refs: Refs::Registry, close_objects: false };
 
 /// `text` as a raw string literal (JSON is full of quotes: a raw literal is easier to read and
 /// cheaper to parse than one escape per quote), with enough `#`s that no `"#…` inside ends it
@@ -582,10 +584,14 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
         }
     });
     let bounds = quote!(#(#bounds)+*);
+    let types = raw_literal(&present::types_document(svc).to_string());
     quote! {
         #(#modules)*
 
         #constants
+
+        /// Every type's JSON Schema, once: what the operations' schemas refer to.
+        const TYPES: &str = #types;
 
         #[doc = #handler_doc]
         pub trait Handler: ::core::marker::Send + ::core::marker::Sync + 'static {
@@ -619,7 +625,7 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
 
         /// Turns a handler into the runtime's service, which every adapter mounts.
         pub fn service<H: #bounds>(handler: H) -> ::stitchgen_runtime::Service {
-            ::stitchgen_runtime::Service::new(CATALOG, Glue(handler))
+            ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue(handler))
         }
     }
 }
