@@ -427,6 +427,30 @@ pub fn compile(types: Types<'_>, schema: &Node) -> Result<jsonschema::Validator,
     })
 }
 
+/// Compiles `schema` alone, its references into the contract's types left out: whether its own
+/// keywords compile. Each type is a root of its own and compiled once, so checking every root
+/// costs the size of the contract, however the types reach each other.
+pub fn compile_alone(schema: &Node) -> Result<(), String> {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                if map.get("$ref").and_then(|r| r.as_str()).is_some_and(|r| r.starts_with(TYPES_PREFIX)) {
+                    map.remove("$ref");
+                }
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut json = schema.to_json();
+    strip(&mut json);
+    jsonschema::options().should_validate_formats(true).build(&json).map(drop).map_err(|e| {
+        let at = e.instance_path().as_str();
+        if at.is_empty() { e.to_string() } else { format!("{e} (at `{at}`)") }
+    })
+}
+
 /// The first way `value` breaks `schema`, as `message (base.schema.path)`; `None` when it is
 /// valid, or when the schema itself is malformed (reported by the schema checks).
 pub fn first_violation(types: Types<'_>, schema: &Node, value: &serde_json::Value, base: &str) -> Option<String> {

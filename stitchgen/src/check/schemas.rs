@@ -34,7 +34,7 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
         let mut w = Walker { types: cx.types, too_deep: false, diags: &mut *diags };
         w.walk(root, 1, Around::default());
         if diags.iter().count() == before {
-            compiles(cx.types, root, diags);
+            compiles(root, diags);
         }
     }
     for e in cx.endpoints() {
@@ -427,8 +427,8 @@ fn example(types: Types<'_>, key: &str, value: &Node, schema_node: &Node, diags:
 }
 
 /// A schema the structural walk accepted must also compile (a malformed `pattern`, say).
-fn compiles(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
-    if let Err(message) = schema::compile(types, root) {
+fn compiles(root: &Node, diags: &mut Diagnostics) {
+    if let Err(message) = schema::compile_alone(root) {
         // The validator names the place as a pointer into the schema; point there when the
         // place lies in this root rather than in a referenced type.
         let at = message.rsplit_once("(at `").and_then(|(_, p)| root.pointer(p.trim_end_matches("`)"))).unwrap_or(root);
