@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::tool::tool as build;
-use super::{Refs, Style, Tool};
+use super::{Memo, Refs, Style, Tool};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Operation, Service};
 use crate::parse::ast::{Contract, Surface};
@@ -67,14 +67,21 @@ pub struct Contributor {
 }
 
 /// `full` (built with `style`), fitted to the budget of `op` on `transport`.
-pub(super) fn fit(full: Tool, op: &Operation, svc: &Service, style: Style<'_>, transport: Surface) -> Tool {
+pub(super) fn fit(
+    full: Tool,
+    op: &Operation,
+    svc: &Service,
+    style: Style<'_>,
+    transport: Surface,
+    memo: &Memo,
+) -> Tool {
     let budget = op.budget;
     let full_size = full.size(transport);
     if full_size as u64 <= budget {
         return full;
     }
     let within = |t: &Tool| t.size(transport) as u64 <= budget;
-    let mut tool = build(op, svc, Style { refs: Refs::Shared, ..style }).unwrap_or_else(|| full.clone());
+    let mut tool = build(op, svc, Style { refs: Refs::Shared, ..style }, memo).unwrap_or_else(|| full.clone());
     let fit = if within(&tool) {
         Fit::Shared
     } else {
@@ -142,10 +149,13 @@ fn set(tool: &mut Tool, schema: Value, part: Part) {
 pub fn relax(schema: &Value, depth: usize) -> Value {
     let defs = schema.get("$defs").and_then(Value::as_object);
     let mut r = Relaxer { defs, out: BTreeMap::new(), pending: Vec::new() };
-    let mut root = schema.clone();
-    if let Value::Object(m) = &mut root {
-        m.remove("$defs");
-    }
+    // The root without its `$defs` (not copied: they are read where they are).
+    let root = match schema {
+        Value::Object(m) => {
+            Value::Object(m.iter().filter(|(k, _)| *k != "$defs").map(|(k, v)| (k.clone(), v.clone())).collect())
+        }
+        other => other.clone(),
+    };
     let mut root = r.node(&root, depth);
     while let Some((name, left)) = r.pending.pop() {
         // Queued again with more depth left since: that one wins.

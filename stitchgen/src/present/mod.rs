@@ -67,7 +67,12 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
 /// Presents one schema of `svc`. With inline references, the `$defs` a recursive type needs
 /// are added at the root.
 pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
-    let mut conv = Converter::new(svc, style);
+    schema_with(value, svc, style, None)
+}
+
+/// [`schema`], converting each type's body once per `memo`.
+fn schema_with(value: &Value, svc: &Service, style: Style<'_>, memo: Option<&Memo>) -> Value {
+    let mut conv = Converter::new(svc, style, memo);
     let out = match style.refs {
         Refs::Components(_) | Refs::Registry => conv.convert(value),
         Refs::Inline | Refs::Shared => conv.convert_root(value),
@@ -80,7 +85,7 @@ pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
 /// others there. The generated module embeds it; the runner registers it once.
 pub fn types_document(svc: &Service) -> Value {
     let style = Style { refs: Refs::Registry, close_objects: false };
-    let mut conv = Converter::new(svc, style);
+    let mut conv = Converter::new(svc, style, None);
     let defs: Map<String, Value> = svc
         .types
         .iter()
@@ -88,6 +93,14 @@ pub fn types_document(svc: &Service) -> Value {
         .collect();
     json!({ "$id": stitchgen_runtime::TYPES_URI, "$defs": defs })
 }
+
+/// Each type's body as converted for one service, in each style, with the types its body
+/// keeps in `$defs`: every tool of a service reads the same bodies, so each is converted once.
+#[derive(Default)]
+pub(crate) struct Memo(std::cell::RefCell<Bodies>);
+
+/// (kept in `$defs`, objects closed, type) → (converted body, the types it refers to in `$defs`).
+type Bodies = BTreeMap<(bool, bool, String), (Value, Vec<String>)>;
 
 /// One conversion: the service's types, the style, and the recursive types met so far.
 struct Converter<'a> {
@@ -97,11 +110,17 @@ struct Converter<'a> {
     /// Types referred to in `$defs` whose bodies are still to convert. A worklist, not
     /// recursion: a chain of types each reaching the next nests no deeper than one body.
     pending: Vec<String>,
+    /// Bodies converted before, when the caller keeps them.
+    memo: Option<&'a Memo>,
+    /// The types referred to in `$defs` since the body being converted began.
+    seen: Vec<String>,
 }
 
 impl<'a> Converter<'a> {
-    fn new(svc: &'a Service, style: Style<'a>) -> Self {
-        Converter { svc, style, defs: BTreeMap::new(), pending: Vec::new() }
+    fn new(svc: &'a Service, style: Style<'a>, memo: Option<&'a Memo>) -> Self {
+        // Only the inlining styles read bodies; the others refer to every type by name.
+        let memo = memo.filter(|_| matches!(style.refs, Refs::Inline | Refs::Shared));
+        Converter { svc, style, defs: BTreeMap::new(), pending: Vec::new(), memo, seen: Vec::new() }
     }
 
     /// `root` with the `$defs` every schema converted so far refers to: one root for all of
@@ -186,6 +205,7 @@ impl<'a> Converter<'a> {
 
     /// A reference to type `name` kept once in the root's `$defs`.
     fn shared(&mut self, name: &str) -> Value {
+        self.seen.push(name.to_owned());
         if !self.defs.contains_key(name) {
             // Filled in by `finish`.
             self.defs.insert(name.to_owned(), Value::Null);
@@ -196,6 +216,22 @@ impl<'a> Converter<'a> {
 
     /// The body of type `name`, converted.
     fn inline(&mut self, name: &str) -> Value {
+        let Some(memo) = self.memo else { return self.body(name) };
+        let key = (matches!(self.style.refs, Refs::Shared), self.style.close_objects, name.to_owned());
+        let known = memo.0.borrow().get(&key).cloned();
+        if let Some((body, shared)) = known {
+            shared.iter().for_each(|s| drop(self.shared(s)));
+            return body;
+        }
+        let outer = std::mem::take(&mut self.seen);
+        let body = self.body(name);
+        let inner = std::mem::replace(&mut self.seen, outer);
+        self.seen.extend(inner.iter().cloned());
+        memo.0.borrow_mut().insert(key, (body.clone(), inner));
+        body
+    }
+
+    fn body(&mut self, name: &str) -> Value {
         let svc = self.svc;
         svc.types.get(name).map_or(Value::Bool(true), |s| self.convert(s))
     }

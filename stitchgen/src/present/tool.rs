@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Converter, Refs, Style, budget, resolve, schema, sorted};
+use super::{Converter, Memo, Refs, Style, budget, resolve, schema_with, sorted};
 use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 
@@ -119,29 +119,32 @@ impl Surfaces {
 
 /// The tools on `transport`, sorted by name, presented in `style`, each fitted to its budget.
 pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
-    let fitted = |op: &Operation, svc: &Service| {
-        let t = tool(op, svc, style);
-        if transport == Surface::Cli { t } else { t.map(|t| budget::fit(t, op, svc, style, transport)) }
-    };
-    let mut out: Vec<Tool> = model
-        .services
-        .iter()
-        .flat_map(|svc| svc.operations.iter().filter(|op| op.on(transport)).filter_map(move |op| fitted(op, svc)))
-        .collect();
+    let mut out: Vec<Tool> = Vec::new();
+    for svc in &model.services {
+        let memo = Memo::default();
+        for op in svc.operations.iter().filter(|op| op.on(transport)) {
+            let t = tool(op, svc, style, &memo);
+            let t =
+                if transport == Surface::Cli { t } else { t.map(|t| budget::fit(t, op, svc, style, transport, &memo)) };
+            out.extend(t);
+        }
+    }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
 }
 
 /// The tool of `op` as built in `style`, before any fitting.
-pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Tool> {
+pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo) -> Option<Tool> {
     let name = op.tool_name.clone()?;
     let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
     Some(Tool {
         name,
         title: op.annotations.as_ref().and_then(|a| a.get("title")).and_then(Value::as_str).map(str::to_owned),
         description: op.desc.clone(),
-        input: tool_input(op, svc, style),
-        output: view_output.or(op.output.as_ref()).map(|o| wrapped(schema(o, svc, style), op.wrap, style)),
+        input: tool_input_with(op, svc, style, Some(memo)),
+        output: view_output
+            .or(op.output.as_ref())
+            .map(|o| wrapped(schema_with(o, svc, style, Some(memo)), op.wrap, style)),
         wrap: op.wrap,
         annotations: op.annotations.clone(),
         ui: op.ui.clone(),
@@ -176,7 +179,11 @@ fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -
 /// `additionalProperties` kept, and each view default stated as `default` and dropped from
 /// `required`. Both parts are converted together, so the `$defs` they need sit once at the root.
 pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
-    let mut conv = Converter::new(svc, style);
+    tool_input_with(op, svc, style, None)
+}
+
+fn tool_input_with(op: &Operation, svc: &Service, style: Style<'_>, memo: Option<&Memo>) -> Value {
+    let mut conv = Converter::new(svc, style, memo);
     let mut properties = Map::new();
     let mut required: Vec<Value> = Vec::new();
     let mut rest = Map::new();
