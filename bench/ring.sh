@@ -101,7 +101,8 @@ import statistics, sys
 lines = [l for l in sys.stdin if l.strip()]
 failed = [l for l in lines if l.startswith("FAIL")]
 if failed:
-    print(f"| {sys.argv[1]} | {sys.argv[2]} | failed: {failed[0][5:].strip() or \"no message\"} |  |  |  |  |  |  |")
+    why = failed[0][5:].strip() or "no message"
+    print(f"| {sys.argv[1]} | {sys.argv[2]} | failed: {why} |  |  |  |  |  |  |")
     sys.exit()
 rows = [list(map(float, l.split())) for l in lines]
 wall = statistics.median(r[0] for r in rows)

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::tool::tool as build;
+use super::tool::{build, tool_input_with};
 use super::{Memo, Refs, Style, Tool};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Operation, Service};
@@ -66,42 +66,42 @@ pub struct Contributor {
     pub bytes: u64,
 }
 
-/// `full` (built with `style`), fitted to the budget of `op` on `transport`.
-pub(super) fn fit(
-    full: Tool,
-    op: &Operation,
-    svc: &Service,
-    style: Style<'_>,
-    transport: Surface,
-    memo: &Memo,
-) -> Tool {
+/// The tool of `op` in `style`, fitted to its budget on `transport`. Its size is first counted
+/// from a skeleton (each `$defs` body's size known once per type), so a tool past its budget
+/// is never spelled out in full.
+pub(super) fn fitted(op: &Operation, svc: &Service, style: Style<'_>, transport: Surface, memo: &Memo) -> Option<Tool> {
     let budget = op.budget;
-    let full_size = full.size(transport);
-    if full_size as u64 <= budget {
-        return full;
+    let full = build(op, svc, style, memo, true)?.size(transport);
+    if full as u64 <= budget {
+        return super::tool::tool(op, svc, style, memo);
     }
+    let shared = Style { refs: Refs::Shared, ..style };
+    let skeleton = build(op, svc, shared, memo, true)?;
     let within = |t: &Tool| t.size(transport) as u64 <= budget;
-    let mut tool = build(op, svc, Style { refs: Refs::Shared, ..style }, memo).unwrap_or_else(|| full.clone());
-    let fit = if within(&tool) {
-        Fit::Shared
+    let (mut tool, fit) = if skeleton.size(transport) as u64 <= budget {
+        (super::tool::tool(op, svc, shared, memo)?, Fit::Shared)
     } else {
+        let defs = Defs::Memo { memo, svc, style: shared };
+        let mut tool = skeleton.tool;
+        tool.input = tool_input_with(op, svc, shared, Some(memo), false).0;
         // Only MCP advertises the answer; an agent tool has the input alone.
         let output = tool.output.take().filter(|_| transport == Surface::Mcp);
-        match output.map(|o| relax_part(&mut tool, o, Part::Output, &within)) {
+        let fit = match output.map(|o| relax_part(&mut tool, &o, Part::Output, &within, &defs)) {
             Some(Some(depth)) => Fit::Output(depth),
             _ => {
                 let input = std::mem::take(&mut tool.input);
-                match relax_part(&mut tool, input, Part::Input, &within) {
+                match relax_part(&mut tool, &input, Part::Input, &within, &defs) {
                     Some(depth) => Fit::Input(depth),
                     None => Fit::Exceeded,
                 }
             }
-        }
+        };
+        (tool, fit)
     };
     let advertised = tool.size(transport);
     let contributors = contributors(op, svc);
-    tool.over = Some(Over { budget, full: full_size, advertised, fit, contributors });
-    tool
+    tool.over = Some(Over { budget, full, advertised, fit, contributors });
+    Some(tool)
 }
 
 #[derive(Clone, Copy)]
@@ -112,9 +112,15 @@ enum Part {
 
 /// Sets `part` of `tool` to `schema` relaxed below the deepest depth that fits, and returns the
 /// depth; when none fits, to `schema` relaxed whole, and returns `None`.
-fn relax_part(tool: &mut Tool, schema: Value, part: Part, within: &dyn Fn(&Tool) -> bool) -> Option<usize> {
+fn relax_part(
+    tool: &mut Tool,
+    schema: &Value,
+    part: Part,
+    within: &dyn Fn(&Tool) -> bool,
+    defs: &Defs<'_>,
+) -> Option<usize> {
     let mut fits = |depth: usize| {
-        set(tool, relax(&schema, depth), part);
+        set(tool, relax_with(schema, depth, defs), part);
         within(tool)
     };
     // Sizes shrink as the depth does: the deepest depth that fits, found by doubling, then
@@ -132,7 +138,7 @@ fn relax_part(tool: &mut Tool, schema: Value, part: Part, within: &dyn Fn(&Tool)
     } else {
         None
     };
-    set(tool, relax(&schema, found.unwrap_or(0)), part);
+    set(tool, relax_with(schema, found.unwrap_or(0), defs), part);
     found
 }
 
@@ -143,13 +149,36 @@ fn set(tool: &mut Tool, schema: Value, part: Part) {
     }
 }
 
+/// Where a relaxation reads the bodies of `$defs` entries.
+enum Defs<'a> {
+    /// The schema's own `$defs`.
+    Own(Option<&'a Map<String, Value>>),
+    /// The bodies of a service's types as converted in one style: a skeleton's `$defs` are
+    /// `null`, and only the entries a relaxation reaches are read.
+    Memo { memo: &'a Memo, svc: &'a Service, style: Style<'a> },
+}
+
+impl Defs<'_> {
+    fn get(&self, name: &str) -> Option<Value> {
+        match self {
+            Defs::Own(defs) => defs.and_then(|d| d.get(name)).cloned(),
+            Defs::Memo { memo, svc, style } => {
+                svc.types.contains_key(name).then(|| memo.body(svc, *style, name).value.clone())
+            }
+        }
+    }
+}
+
 /// `schema` (a presented schema, its types in the root's `$defs`) with every subschema `depth`
 /// levels down replaced by its loosest truthful form; a type in `$defs` sits one level below
 /// its shallowest reference. `$defs` no longer referenced are dropped.
 pub fn relax(schema: &Value, depth: usize) -> Value {
-    let defs = schema.get("$defs").and_then(Value::as_object);
+    relax_with(schema, depth, &Defs::Own(schema.get("$defs").and_then(Value::as_object)))
+}
+
+fn relax_with(schema: &Value, depth: usize, defs: &Defs<'_>) -> Value {
     let mut r = Relaxer { defs, out: BTreeMap::new(), pending: Vec::new() };
-    // The root without its `$defs` (not copied: they are read where they are).
+    // The root without its `$defs`: those are read from `defs`, as far as the walk reaches.
     let root = match schema {
         Value::Object(m) => {
             Value::Object(m.iter().filter(|(k, _)| *k != "$defs").map(|(k, v)| (k.clone(), v.clone())).collect())
@@ -162,8 +191,8 @@ pub fn relax(schema: &Value, depth: usize) -> Value {
         if r.out.get(&name).is_some_and(|(l, _)| *l > left) {
             continue;
         }
-        if let Some(body) = r.defs.and_then(|d| d.get(&name)) {
-            let relaxed = r.node(body, left);
+        if let Some(body) = r.defs.get(&name) {
+            let relaxed = r.node(&body, left);
             r.out.insert(name, (left, relaxed));
         }
     }
@@ -175,8 +204,6 @@ pub fn relax(schema: &Value, depth: usize) -> Value {
     root
 }
 
-// The applicators a contract may use (`schema::SUPPORTED`; `not`, `if` and the `unevaluated*`
-// keywords, which a looser subschema would make stricter, are refused by `check`).
 /// Keywords whose value is one subschema.
 const ONE: &[&str] = &["items", "additionalProperties"];
 /// Keywords whose value maps names to subschemas.
@@ -185,7 +212,7 @@ const NAMED: &[&str] = &["properties"];
 const LISTED: &[&str] = &["anyOf", "oneOf", "allOf"];
 
 struct Relaxer<'a> {
-    defs: Option<&'a Map<String, Value>>,
+    defs: &'a Defs<'a>,
     /// Each `$defs` entry reached: the most depth left it was relaxed with, and the result.
     out: BTreeMap<String, (usize, Value)>,
     /// Entries to relax, with their depth left: a worklist, so that nesting stays one body deep.
@@ -265,8 +292,8 @@ impl Relaxer<'_> {
             Some(Value::Array(list)) => return list.iter().map(named).collect(),
             _ => {}
         }
-        if let Some(target) = def_name(v).and_then(|n| self.defs?.get(n)) {
-            return self.types(target, hops - 1);
+        if let Some(target) = def_name(v).and_then(|n| self.defs.get(n)) {
+            return self.types(&target, hops - 1);
         }
         let branches = |k: &str| v.get(k).and_then(Value::as_array).filter(|b| !b.is_empty());
         if let Some(all) = branches("allOf") {

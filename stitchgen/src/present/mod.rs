@@ -2,6 +2,7 @@
 //! artifact advertises — OpenAPI components, MCP tools and agent function tools.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
@@ -67,12 +68,14 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
 /// Presents one schema of `svc`. With inline references, the `$defs` a recursive type needs
 /// are added at the root.
 pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
-    schema_with(value, svc, style, None)
+    schema_with(value, svc, style, None, false).0
 }
 
-/// [`schema`], converting each type's body once per `memo`.
-fn schema_with(value: &Value, svc: &Service, style: Style<'_>, memo: Option<&Memo>) -> Value {
+/// [`schema`], converting each type's body once per `memo`; a skeleton leaves every `$defs`
+/// entry `null` and says how many bytes their bodies add.
+fn schema_with(value: &Value, svc: &Service, style: Style<'_>, memo: Option<&Memo>, skeleton: bool) -> (Value, usize) {
     let mut conv = Converter::new(svc, style, memo);
+    conv.skeleton = skeleton && conv.memo.is_some();
     let out = match style.refs {
         Refs::Components(_) | Refs::Registry => conv.convert(value),
         Refs::Inline | Refs::Shared => conv.convert_root(value),
@@ -97,10 +100,25 @@ pub fn types_document(svc: &Service) -> Value {
 /// Each type's body as converted for one service, in each style, with the types its body
 /// keeps in `$defs`: every tool of a service reads the same bodies, so each is converted once.
 #[derive(Default)]
-pub(crate) struct Memo(std::cell::RefCell<Bodies>);
+pub(crate) struct Memo(std::cell::RefCell<BTreeMap<(bool, bool, String), Rc<Body>>>);
 
-/// (kept in `$defs`, objects closed, type) → (converted body, the types it refers to in `$defs`).
-type Bodies = BTreeMap<(bool, bool, String), (Value, Vec<String>)>;
+/// A type's body as converted in one style.
+pub(crate) struct Body {
+    /// The converted body.
+    pub(crate) value: Value,
+    /// The types it refers to in `$defs`, sorted.
+    shared: Vec<String>,
+    /// Its size as compact JSON.
+    len: usize,
+}
+
+impl Memo {
+    /// The body of type `name` of `svc` in `style` (one of the inlining styles).
+    pub(crate) fn body(&self, svc: &Service, style: Style<'_>, name: &str) -> Rc<Body> {
+        let mut conv = Converter::new(svc, style, Some(self));
+        conv.visit(name)
+    }
+}
 
 /// One conversion: the service's types, the style, and the recursive types met so far.
 struct Converter<'a> {
@@ -114,28 +132,37 @@ struct Converter<'a> {
     memo: Option<&'a Memo>,
     /// The types referred to in `$defs` since the body being converted began.
     seen: Vec<String>,
+    /// Leave `$defs` entries `null`, only counting their bytes (needs a memo).
+    skeleton: bool,
 }
 
 impl<'a> Converter<'a> {
     fn new(svc: &'a Service, style: Style<'a>, memo: Option<&'a Memo>) -> Self {
         // Only the inlining styles read bodies; the others refer to every type by name.
         let memo = memo.filter(|_| matches!(style.refs, Refs::Inline | Refs::Shared));
-        Converter { svc, style, defs: BTreeMap::new(), pending: Vec::new(), memo, seen: Vec::new() }
+        Converter { svc, style, defs: BTreeMap::new(), pending: Vec::new(), memo, seen: Vec::new(), skeleton: false }
     }
 
     /// `root` with the `$defs` every schema converted so far refers to: one root for all of
     /// them, where `#/$defs/…` resolves.
-    fn finish(mut self, mut root: Value) -> Value {
+    /// In a skeleton, also the bytes the `null` `$defs` entries stand for.
+    fn finish(mut self, mut root: Value) -> (Value, usize) {
+        let mut extra = 0;
         while let Some(name) = self.pending.pop() {
-            let body = self.inline(&name);
-            self.defs.insert(name, body);
+            if self.skeleton {
+                // `null` stands in for the body.
+                extra += self.visit(&name).len.saturating_sub(4);
+            } else {
+                let body = self.inline(&name);
+                self.defs.insert(name, body);
+            }
         }
         if !self.defs.is_empty()
             && let Value::Object(map) = &mut root
         {
             map.insert("$defs".into(), Value::Object(self.defs.into_iter().collect()));
         }
-        root
+        (root, extra)
     }
 
     /// A whole schema: a root that refers to a type is that type's body, never a reference,
@@ -216,18 +243,35 @@ impl<'a> Converter<'a> {
 
     /// The body of type `name`, converted.
     fn inline(&mut self, name: &str) -> Value {
-        let Some(memo) = self.memo else { return self.body(name) };
+        match self.memo {
+            Some(_) => self.visit(name).value.clone(),
+            None => self.body(name),
+        }
+    }
+
+    /// The memo's body of type `name`, converted now if it is not there yet; either way the
+    /// types it keeps in `$defs` are referred to from this conversion too.
+    fn visit(&mut self, name: &str) -> Rc<Body> {
+        let Some(memo) = self.memo else {
+            let value = self.body(name);
+            let len = serde_json::to_string(&value).map_or(0, |s| s.len());
+            return Rc::new(Body { value, shared: Vec::new(), len });
+        };
         let key = (matches!(self.style.refs, Refs::Shared), self.style.close_objects, name.to_owned());
         let known = memo.0.borrow().get(&key).cloned();
-        if let Some((body, shared)) = known {
-            shared.iter().for_each(|s| drop(self.shared(s)));
+        if let Some(body) = known {
+            body.shared.iter().for_each(|s| drop(self.shared(s)));
             return body;
         }
         let outer = std::mem::take(&mut self.seen);
-        let body = self.body(name);
-        let inner = std::mem::replace(&mut self.seen, outer);
-        self.seen.extend(inner.iter().cloned());
-        memo.0.borrow_mut().insert(key, (body.clone(), inner));
+        let value = self.body(name);
+        let mut shared = std::mem::replace(&mut self.seen, outer);
+        shared.sort();
+        shared.dedup();
+        self.seen.extend(shared.iter().cloned());
+        let len = serde_json::to_string(&value).map_or(0, |s| s.len());
+        let body = Rc::new(Body { value, shared, len });
+        memo.0.borrow_mut().insert(key, Rc::clone(&body));
         body
     }
 

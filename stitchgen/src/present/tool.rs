@@ -123,9 +123,11 @@ pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
     for svc in &model.services {
         let memo = Memo::default();
         for op in svc.operations.iter().filter(|op| op.on(transport)) {
-            let t = tool(op, svc, style, &memo);
-            let t =
-                if transport == Surface::Cli { t } else { t.map(|t| budget::fit(t, op, svc, style, transport, &memo)) };
+            let t = if transport == Surface::Cli {
+                tool(op, svc, style, &memo)
+            } else {
+                budget::fitted(op, svc, style, transport, &memo)
+            };
             out.extend(t);
         }
     }
@@ -135,16 +137,38 @@ pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
 
 /// The tool of `op` as built in `style`, before any fitting.
 pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo) -> Option<Tool> {
+    build(op, svc, style, memo, false).map(|s| s.tool)
+}
+
+/// A tool as built, and when it is a skeleton, the bytes its `null` `$defs` stand for.
+pub(super) struct Sized {
+    pub(super) tool: Tool,
+    input: usize,
+    output: usize,
+}
+
+impl Sized {
+    /// The size the tool has on `transport` once its `$defs` are filled in.
+    pub(super) fn size(&self, transport: Surface) -> usize {
+        let output = if transport == Surface::Agent { 0 } else { self.output };
+        self.tool.size(transport) + self.input + output
+    }
+}
+
+/// The tool of `op` in `style`; a skeleton leaves every `$defs` entry `null` and counts the
+/// bytes of their bodies instead, so a tool's size is known without spelling it out.
+pub(super) fn build(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo, skeleton: bool) -> Option<Sized> {
     let name = op.tool_name.clone()?;
     let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
-    Some(Tool {
+    let (input, input_extra) = tool_input_with(op, svc, style, Some(memo), skeleton);
+    let output = view_output.or(op.output.as_ref()).map(|o| schema_with(o, svc, style, Some(memo), skeleton));
+    let output_extra = output.as_ref().map_or(0, |(_, n)| *n);
+    let tool = Tool {
         name,
         title: op.annotations.as_ref().and_then(|a| a.get("title")).and_then(Value::as_str).map(str::to_owned),
         description: op.desc.clone(),
-        input: tool_input_with(op, svc, style, Some(memo)),
-        output: view_output
-            .or(op.output.as_ref())
-            .map(|o| wrapped(schema_with(o, svc, style, Some(memo)), op.wrap, style)),
+        input,
+        output: output.map(|(o, _)| wrapped(o, op.wrap, style)),
         wrap: op.wrap,
         annotations: op.annotations.clone(),
         ui: op.ui.clone(),
@@ -152,7 +176,8 @@ pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo)
         action: op.action.clone(),
         kind: op.kind,
         over: None,
-    })
+    };
+    Some(Sized { tool, input: input_extra, output: output_extra })
 }
 
 /// The answer schema as a tool advertises it: an answer wrapped under `wrap`'s key is one
@@ -179,11 +204,18 @@ fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -
 /// `additionalProperties` kept, and each view default stated as `default` and dropped from
 /// `required`. Both parts are converted together, so the `$defs` they need sit once at the root.
 pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
-    tool_input_with(op, svc, style, None)
+    tool_input_with(op, svc, style, None, false).0
 }
 
-fn tool_input_with(op: &Operation, svc: &Service, style: Style<'_>, memo: Option<&Memo>) -> Value {
+pub(super) fn tool_input_with(
+    op: &Operation,
+    svc: &Service,
+    style: Style<'_>,
+    memo: Option<&Memo>,
+    skeleton: bool,
+) -> (Value, usize) {
     let mut conv = Converter::new(svc, style, memo);
+    conv.skeleton = skeleton && memo.is_some();
     let mut properties = Map::new();
     let mut required: Vec<Value> = Vec::new();
     let mut rest = Map::new();
