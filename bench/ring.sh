@@ -49,7 +49,8 @@ for n in $SIZES; do
   python3 bench/ring.py "$n" "$work/ring$n.stitch.yaml"
   inputs+=("ring $n|$work/ring$n.stitch.yaml")
 done
-# The corpus document with the most operations, every endpoint exposed as a tool.
+# The corpus document with the most operations, every endpoint exposed as a tool (its
+# responseMeta endpoints stay HTTP-only).
 if [ -d "$corpus" ]; then
   mkdir -p "$work/do"
   tar xzf "$corpus/digitalocean-2.0-2026-08-07.tree.tar.gz" -C "$work/do"
@@ -57,6 +58,11 @@ if [ -d "$corpus" ]; then
   "$work/head" import "$entry" --out "$work/digitalocean.stitch.yaml" --expose >/dev/null 2>&1 ||
     die "importing DigitalOcean failed"
   inputs+=("DigitalOcean (659 operations, --expose)|$work/digitalocean.stitch.yaml")
+  # The one whose tools are largest: every answer reaches much of the core/v1 type graph.
+  zcat "$corpus/kubernetes-core-v1-1.35.json.gz" >"$work/kubernetes.json"
+  "$work/head" import "$work/kubernetes.json" --out "$work/kubernetes.stitch.yaml" --expose >/dev/null 2>&1 ||
+    die "importing Kubernetes failed"
+  inputs+=("Kubernetes core/v1 (248 operations, --expose)|$work/kubernetes.stitch.yaml")
 else
   say "no corpus at $corpus: the real-document row is left out"
 fi
@@ -107,7 +113,7 @@ if failed:
 rows = [list(map(float, l.split())) for l in lines]
 wall = statistics.median(r[0] for r in rows)
 kib = statistics.median(r[1] for r in rows)
-mb = lambda b: f"{b / 1e6:.2f} MB" if b >= 1e5 else f"{b / 1e3:.1f} kB"
+mb = lambda b: f"{b / 1e6:.2f} MB" if b >= 1e5 else f"{b / 1e3:.1f} kB" if b >= 1e3 else f"{b:.0f} B"
 sizes = " | ".join(mb(b) for b in rows[0][2:])
 print(f"| {sys.argv[1]} | {sys.argv[2]} | {wall:.2f} s | {kib / 1024:.0f} MiB | {sizes} |")
 ' "$label" "${labels[$k]}" >>"$report"

@@ -13,6 +13,8 @@
 #   BENCH_COLD           1: measure the cold build-dependency build; 0: skip [1]
 #   BENCH_COMPILE_SIZES  sizes whose generated Rust is compiled; "" skips   ["100 1000"]
 #   BENCH_COMPILE_RUNS   rebuilds per crate and size                        [3]
+#   BENCH_RING_SIZES     ring sizes for bench/ring.sh; "" skips it         ["100 200 400"]
+#   BENCH_BASE           the revision bench/ring.sh compares with           [HEAD~1]
 #   BENCH_KEEP           1: keep the scratch directory                      [0]
 set -euo pipefail
 
@@ -25,6 +27,7 @@ RERUNS=${BENCH_RERUNS:-3}
 COLD=${BENCH_COLD:-1}
 COMPILE_SIZES=${BENCH_COMPILE_SIZES-100 1000}
 COMPILE_RUNS=${BENCH_COMPILE_RUNS:-3}
+RING_SIZES=${BENCH_RING_SIZES-100 200 400}
 KEEP=${BENCH_KEEP:-0}
 command="BENCH_SIZES=\"$SIZES\" BENCH_RUNS=$RUNS BENCH_RERUNS=$RERUNS BENCH_COLD=$COLD BENCH_COMPILE_SIZES=\"$COMPILE_SIZES\" BENCH_COMPILE_RUNS=$COMPILE_RUNS bash bench/run.sh"
 
@@ -258,6 +261,14 @@ EOF
     done
   done
   unset CARGO_INCREMENTAL
+fi
+
+# -- 7. where types reach each other: rings of types and the corpus, beside a base revision
+#       (bench/ring.sh writes its own report, bench/results/ring-latest.md)
+if [ -n "${RING_SIZES// /}" ]; then
+  say "ring: $RING_SIZES types, beside ${BENCH_BASE-HEAD~1}"
+  BENCH_RING_SIZES="$RING_SIZES" BENCH_RING_RUNS="$RUNS" bash "$bench/ring.sh" >/dev/null ||
+    die "bench/ring.sh failed"
 fi
 
 # -- report
