@@ -98,3 +98,42 @@ fn doubling_references_stay_bounded() {
     let defs = &mcp["tools"][0]["outputSchema"]["$defs"];
     assert!(defs.as_object().is_some_and(|d| !d.is_empty()), "the large types stay in $defs: {defs}");
 }
+
+/// N types, each linking the next by an "expandable" field, one GET per type: every answer
+/// reaches every type (`bench/ring.py` writes the same shape for the benchmark).
+fn ring(n: usize) -> String {
+    let mut text = String::from("stitch: 1\nservice: ring\ntypes:\n");
+    for i in 0..n {
+        let next = (i + 1) % n;
+        text.push_str(&format!(
+            "  R{i}:\n    type: object\n    description: Resource {i}, linking resource {next}.\n    required: [id]\n    properties:\n      id: {{ type: string }}\n      next: {{ anyOf: [{{ type: string }}, {{ $ref: \"#/types/R{next}\" }}] }}\n"
+        ));
+    }
+    text.push_str("endpoints:\n");
+    for i in 0..n {
+        text.push_str(&format!("  get{i}:\n    method: GET\n    path: /r{i}\n    desc: Get resource {i}.\n    output: {{ $ref: \"#/types/R{i}\" }}\n"));
+    }
+    text
+}
+
+#[test]
+fn a_ring_of_types_generates_and_every_artifact_grows_linearly() {
+    // 200 types once overflowed the stack of generate's worker thread. Past the budget, a tool
+    // costs the same whatever it reaches.
+    let sizes: Vec<Vec<(String, usize)>> = [100, 400]
+        .iter()
+        .map(|&n| {
+            let checked = stitchgen::check_source("ring.stitch.yaml", &ring(n));
+            assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+            let generated = stitchgen::generate_checked(checked).unwrap();
+            let mut sizes: Vec<(String, usize)> =
+                generated.artifacts.iter().map(|a| (a.name.clone(), a.bytes.len())).collect();
+            sizes.push(("snapshot".into(), generated.snapshot.len()));
+            sizes
+        })
+        .collect();
+    for ((name, small), (_, large)) in sizes[0].iter().zip(&sizes[1]) {
+        // Four times the types: at most 4.5 times the bytes.
+        assert!(*large * 2 <= *small * 9, "{name}: {small} bytes for 100 types, {large} for 400");
+    }
+}
