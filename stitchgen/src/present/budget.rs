@@ -5,6 +5,7 @@
 //! one does; the runner keeps validating every call against the full contract schemas.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
@@ -99,7 +100,7 @@ pub(super) fn fitted(op: &Operation, svc: &Service, style: Style<'_>, transport:
         (tool, fit)
     };
     let advertised = tool.size(transport);
-    let contributors = contributors(op, svc);
+    let contributors = contributors(op, svc, memo);
     tool.over = Some(Over { budget, full, advertised, fit, contributors });
     Some(tool)
 }
@@ -317,32 +318,33 @@ fn def_name(v: &Value) -> Option<&str> {
 
 /// The shared types that weigh most in `op`'s full tool definition: how many times each is
 /// spelled out (a type kept in `$defs` once) times the size of its own body.
-fn contributors(op: &Operation, svc: &Service) -> Vec<Contributor> {
+fn contributors(op: &Operation, svc: &Service, memo: &Memo) -> Vec<Contributor> {
     let answer = op.view.as_ref().and_then(|v| v.output.as_ref()).or(op.output.as_ref());
-    let mut reach = Reach { svc, memo: BTreeMap::new() };
+    let mut known = memo.reach.borrow_mut();
+    let mut reach = Reach { svc, memo: &mut known };
     let mut uses: BTreeMap<String, u64> = BTreeMap::new();
     // Types kept in `$defs` are spelled out once each, whatever refers to them.
     let mut shared: Vec<String> = Vec::new();
-    let count = |found: BTreeMap<String, u64>, uses: &mut BTreeMap<String, u64>, shared: &mut Vec<String>| {
+    let count = |found: &BTreeMap<String, u64>, uses: &mut BTreeMap<String, u64>, shared: &mut Vec<String>| {
         for (name, n) in found {
             let e = uses.entry(name.clone()).or_default();
-            if *e == 0 && reach_shared(svc, &name) {
-                shared.push(name);
+            if *e == 0 && reach_shared(svc, name) {
+                shared.push(name.clone());
             }
-            *e = e.saturating_add(n);
+            *e = e.saturating_add(*n);
         }
     };
     for root in [&op.params, &op.input].into_iter().flatten().chain(answer) {
-        count(reach.from(root), &mut uses, &mut shared);
+        count(&reach.from(root), &mut uses, &mut shared);
     }
     while let Some(name) = shared.pop() {
-        let body = svc.types.get(&name).cloned().unwrap_or(Value::Null);
-        count(reach.from(&body), &mut uses, &mut shared);
+        // What the type's body spells out, once: it is kept in `$defs`.
+        count(&reach.of(&name), &mut uses, &mut shared);
     }
     let mut out: Vec<Contributor> = uses
         .into_iter()
         .map(|(name, uses)| {
-            let own = svc.types.get(&name).map_or(0, |b| b.to_string().len() as u64);
+            let own = reach.own(&name);
             let copies = if reach_shared(svc, &name) { 1 } else { uses };
             Contributor { bytes: own.saturating_mul(copies), name, uses: copies }
         })
@@ -357,37 +359,54 @@ fn reach_shared(svc: &Service, name: &str) -> bool {
     svc.recursive.contains(name) || svc.expansive.contains(name)
 }
 
+/// What a type's body spells out and its own size, per type of a service: every tool reads them.
+#[derive(Default)]
+pub(super) struct Reached {
+    of: BTreeMap<String, Rc<BTreeMap<String, u64>>>,
+    own: BTreeMap<String, u64>,
+}
+
 /// How many times inlining a schema spells out each type, memoized per type; a type kept in
 /// `$defs` is counted where referred to and not entered.
 struct Reach<'a> {
     svc: &'a Service,
-    memo: BTreeMap<String, BTreeMap<String, u64>>,
+    memo: &'a mut Reached,
 }
 
 impl Reach<'_> {
+    /// The size of type `name`'s own body as compact JSON.
+    fn own(&mut self, name: &str) -> u64 {
+        let svc = self.svc;
+        *self
+            .memo
+            .own
+            .entry(name.to_owned())
+            .or_insert_with(|| svc.types.get(name).map_or(0, |b| b.to_string().len() as u64))
+    }
+
     fn from(&mut self, schema: &Value) -> BTreeMap<String, u64> {
         let mut out: BTreeMap<String, u64> = BTreeMap::new();
         for name in refs(schema) {
             let e = out.entry(name.clone()).or_default();
             *e = e.saturating_add(1);
             if !reach_shared(self.svc, &name) {
-                for (inner, n) in self.of(&name) {
-                    let e = out.entry(inner).or_default();
-                    *e = e.saturating_add(n);
+                for (inner, n) in self.of(&name).iter() {
+                    let e = out.entry(inner.clone()).or_default();
+                    *e = e.saturating_add(*n);
                 }
             }
         }
         out
     }
 
-    /// What inlining type `name` once spells out (it is not recursive: those are shared).
-    fn of(&mut self, name: &str) -> BTreeMap<String, u64> {
-        if let Some(m) = self.memo.get(name) {
-            return m.clone();
+    /// What type `name`'s body spells out, once (types kept in `$defs` are not entered).
+    fn of(&mut self, name: &str) -> Rc<BTreeMap<String, u64>> {
+        if let Some(m) = self.memo.of.get(name) {
+            return Rc::clone(m);
         }
-        let body = self.svc.types.get(name).cloned().unwrap_or(Value::Null);
-        let m = self.from(&body);
-        self.memo.insert(name.to_owned(), m.clone());
+        let svc = self.svc;
+        let m = Rc::new(svc.types.get(name).map(|body| self.from(body)).unwrap_or_default());
+        self.memo.of.insert(name.to_owned(), Rc::clone(&m));
         m
     }
 }

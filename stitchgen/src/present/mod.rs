@@ -100,7 +100,11 @@ pub fn types_document(svc: &Service) -> Value {
 /// Each type's body as converted for one service, in each style, with the types its body
 /// keeps in `$defs`: every tool of a service reads the same bodies, so each is converted once.
 #[derive(Default)]
-pub(crate) struct Memo(std::cell::RefCell<BTreeMap<(bool, bool, String), Rc<Body>>>);
+pub(crate) struct Memo {
+    bodies: std::cell::RefCell<BTreeMap<(bool, bool, String), Rc<Body>>>,
+    /// What each type's body reaches, for the budget's warnings.
+    reach: std::cell::RefCell<budget::Reached>,
+}
 
 /// A type's body as converted in one style.
 pub(crate) struct Body {
@@ -258,7 +262,7 @@ impl<'a> Converter<'a> {
             return Rc::new(Body { value, shared: Vec::new(), len });
         };
         let key = (matches!(self.style.refs, Refs::Shared), self.style.close_objects, name.to_owned());
-        let known = memo.0.borrow().get(&key).cloned();
+        let known = memo.bodies.borrow().get(&key).cloned();
         if let Some(body) = known {
             body.shared.iter().for_each(|s| drop(self.shared(s)));
             return body;
@@ -271,7 +275,7 @@ impl<'a> Converter<'a> {
         self.seen.extend(shared.iter().cloned());
         let len = serde_json::to_string(&value).map_or(0, |s| s.len());
         let body = Rc::new(Body { value, shared, len });
-        memo.0.borrow_mut().insert(key, Rc::clone(&body));
+        memo.bodies.borrow_mut().insert(key, Rc::clone(&body));
         body
     }
 
