@@ -420,8 +420,12 @@ fn scalar_within(node: &Node, types: Types<'_>, depth: usize) -> bool {
 
 /// Compiles a contract schema with the validator the runtime uses, formats enforced.
 pub fn compile(types: Types<'_>, schema: &Node) -> Result<jsonschema::Validator, String> {
-    let standalone = types.to_standalone_json(schema);
-    jsonschema::options().should_validate_formats(true).build(&standalone).map_err(|e| {
+    compile_json(&types.to_standalone_json(schema))
+}
+
+/// A validator of `json`, formats checked; why not, with the place in the schema.
+fn compile_json(json: &serde_json::Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options().should_validate_formats(true).build(json).map_err(|e| {
         let at = e.instance_path().as_str();
         if at.is_empty() { e.to_string() } else { format!("{e} (at `{at}`)") }
     })
@@ -445,10 +449,7 @@ pub fn compile_alone(schema: &Node) -> Result<(), String> {
     }
     let mut json = schema.to_json();
     strip(&mut json);
-    jsonschema::options().should_validate_formats(true).build(&json).map(drop).map_err(|e| {
-        let at = e.instance_path().as_str();
-        if at.is_empty() { e.to_string() } else { format!("{e} (at `{at}`)") }
-    })
+    compile_json(&json).map(drop)
 }
 
 /// The first way `value` breaks `schema`, as `message (base.schema.path)`; `None` when it is

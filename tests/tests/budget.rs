@@ -96,3 +96,44 @@ fn a_contract_or_an_endpoint_may_raise_the_budget() {
     let (_, _, codes) = generate(&per_endpoint);
     assert!(codes.is_empty(), "{codes:?}");
 }
+
+#[test]
+fn diff_compares_the_full_tool_past_its_budget() {
+    // The advertised tool is relaxed; the runner validates the full schemas, so a change deep
+    // inside still reaches tool consumers.
+    // get000's answer is advertised relaxed below about 20 of the ring's types: R050 is not in it.
+    let old = fixture("W0007_ring_of_100_types");
+    let was = "created: { type: integer, description: \"When resource 050 was made";
+    let new = old.replacen(was, "created: { type: string, description: \"When resource 050 was made", 1);
+    assert_ne!(old, new);
+    let input = |text: &str| vec![("ring.stitch.yaml".to_owned(), text.as_bytes().to_vec())];
+    let diffed = stitchgen::diff(&input(&old), &input(&new), &Options::default());
+    let subjects: Vec<(&str, &str)> = diffed
+        .changes
+        .iter()
+        .filter(|c| c.consumer == stitchgen::diff::rules::Consumer::Tools)
+        .map(|c| (c.subject.as_str(), c.rule))
+        .collect();
+    assert!(subjects.iter().any(|(s, _)| *s == "get000_ring (MCP)"), "{subjects:?}");
+}
+
+#[test]
+fn an_agent_tool_past_its_budget_relaxes_its_input_and_keeps_an_answer_schema() {
+    let text = fixture("W0007_user_referenced_100_times").replacen("service: chat", "service: chat\ntoolBudget: 4000", 1).replace(
+        "    output: { $ref: \"#/types/Message\" }",
+        "    output: { $ref: \"#/types/Message\" }\n  post:\n    method: POST\n    path: /\n    desc: Post a message.\n    input: { $ref: \"#/types/Message\" }\n    output: { $ref: \"#/types/Message\" }",
+    );
+    let checked = stitchgen::check_inputs(&[("c.stitch.yaml".into(), text.into_bytes())], &Options::default());
+    let generated = stitchgen::generate_checked(checked).unwrap();
+    let over = generated.checked.diagnostics.iter().filter(|d| d.code == Code::ToolOverBudget).count();
+    assert_eq!(over, 3, "both MCP tools, and the agent tool whose input is a `Message`");
+    let agent = generated.artifacts.iter().find(|a| a.name == "agent-tools.json").unwrap();
+    let agent: Value = serde_json::from_slice(&agent.bytes).unwrap();
+    for tool in agent["tools"].as_array().unwrap() {
+        assert!(serde_json::to_string(tool).unwrap().len() <= 4000, "{}", tool["name"]);
+    }
+    let snapshot: Value = serde_json::from_slice(&generated.snapshot).unwrap();
+    let rows = snapshot["toolSurfaces"][1]["tools"].as_array().unwrap();
+    assert_eq!(snapshot["toolSurfaces"][1]["transport"], "AGENT");
+    assert!(rows.iter().all(|r| r["output"].is_string()), "every agent row states its answer: {rows:?}");
+}

@@ -128,20 +128,15 @@ fn common(o: &Operation, n: &Operation, consumer: Consumer, subject: &str, out: 
 fn tools(old: &Model, new: &Model, transport: Surface, out: &mut Out) {
     let list = |m: &Model| present::tools(m, transport, INLINE);
     let (old_tools, new_tools) = (list(old), list(new));
-    let owner = |m: &Model, t: &Tool| {
-        ops(m)
-            .into_iter()
-            .find(|(_, o)| o.tool_name.as_deref() == Some(t.name.as_str()) && o.on(transport))
-            .map(|(_, o)| (o.service.clone(), o.action.clone()))
-    };
+    // The operation behind a tool, which a renamed tool keeps.
+    let owner = |t: &Tool| (t.service.clone(), t.action.clone());
     let t = transport.as_str();
     for ot in &old_tools {
         let subject = format!("{} ({t})", ot.name);
         match new_tools.iter().find(|nt| nt.name == ot.name) {
             Some(nt) => tool(old, new, (ot, nt), transport, &subject, out),
             None => {
-                let moved =
-                    owner(old, ot).and_then(|id| new_tools.iter().find(|nt| owner(new, nt).as_ref() == Some(&id)));
+                let moved = new_tools.iter().find(|nt| owner(nt) == owner(ot));
                 match moved {
                     Some(nt) => out.push(Consumer::Tools, &subject, "tool-renamed", format!("now `{}`", nt.name)),
                     None => out.push(Consumer::Tools, &subject, "tool-removed", format!("no longer on {t}")),
@@ -150,7 +145,7 @@ fn tools(old: &Model, new: &Model, transport: Surface, out: &mut Out) {
         }
     }
     for nt in &new_tools {
-        let renamed = owner(new, nt).is_some_and(|id| old_tools.iter().any(|ot| owner(old, ot).as_ref() == Some(&id)));
+        let renamed = old_tools.iter().any(|ot| owner(ot) == owner(nt));
         if !old_tools.iter().any(|ot| ot.name == nt.name) && !renamed {
             out.push(Consumer::Tools, &format!("{} ({t})", nt.name), "tool-added", format!("on {t}"));
         }

@@ -85,8 +85,13 @@ pub(super) fn fitted(op: &Operation, svc: &Service, style: Style<'_>, transport:
         let defs = Defs::Memo { memo, svc, style: shared };
         let mut tool = skeleton.tool;
         tool.input = tool_input_with(op, svc, shared, Some(memo), false).0;
-        // Only MCP advertises the answer; an agent tool has the input alone.
-        let output = tool.output.take().filter(|_| transport == Surface::Mcp);
+        let output = tool.output.take();
+        // Only MCP advertises the answer; an agent tool has the input alone, and keeps its
+        // answer in the loosest form (the skeleton's `$defs` are empty).
+        if transport != Surface::Mcp {
+            tool.output = output.as_ref().map(|o| relax_with(o, 0, &defs));
+        }
+        let output = output.filter(|_| transport == Surface::Mcp);
         let fit = match output.map(|o| relax_part(&mut tool, &o, Part::Output, &within, &defs)) {
             Some(Some(depth)) => Fit::Output(depth),
             _ => {

@@ -97,11 +97,15 @@ pub struct Surfaces {
 }
 
 impl Surfaces {
-    /// The tools of both manifests of `model`.
+    /// The tools of every tool surface of `model`; those of the two manifests fitted to their
+    /// budgets.
     pub fn new(model: &Model) -> Self {
+        let fitted = |transport, style| {
+            collect(model, transport, |op, svc, memo| budget::fitted(op, svc, style, transport, memo))
+        };
         Surfaces {
-            mcp: tools(model, Surface::Mcp, Style { refs: Refs::Inline, close_objects: false }),
-            agent: tools(model, Surface::Agent, Style { refs: Refs::Inline, close_objects: true }),
+            mcp: fitted(Surface::Mcp, Style { refs: Refs::Inline, close_objects: false }),
+            agent: fitted(Surface::Agent, Style { refs: Refs::Inline, close_objects: true }),
             cli: tools(model, Surface::Cli, Style { refs: Refs::Inline, close_objects: false }),
         }
     }
@@ -117,19 +121,19 @@ impl Surfaces {
     }
 }
 
-/// The tools on `transport`, sorted by name, presented in `style`, each fitted to its budget.
+/// The tools on `transport`, sorted by name, presented in `style` in full whatever their
+/// budget: what `diff` compares, as the runner validates every call against the full schemas.
 pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
+    collect(model, transport, |op, svc, memo| tool(op, svc, style, memo))
+}
+
+/// The tool `make` builds for each operation on `transport`, sorted by name; one memo of type
+/// bodies per service.
+fn collect(model: &Model, transport: Surface, make: impl Fn(&Operation, &Service, &Memo) -> Option<Tool>) -> Vec<Tool> {
     let mut out: Vec<Tool> = Vec::new();
     for svc in &model.services {
         let memo = Memo::default();
-        for op in svc.operations.iter().filter(|op| op.on(transport)) {
-            let t = if transport == Surface::Cli {
-                tool(op, svc, style, &memo)
-            } else {
-                budget::fitted(op, svc, style, transport, &memo)
-            };
-            out.extend(t);
-        }
+        out.extend(svc.operations.iter().filter(|op| op.on(transport)).filter_map(|op| make(op, svc, &memo)));
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
