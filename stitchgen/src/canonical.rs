@@ -18,6 +18,33 @@ pub fn digest(value: &Value) -> String {
     hash.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
+/// The digest of a schema (digest version 2): every entry of the root's `$defs` stands as its
+/// own [`digest`], so that a type many schemas share is hashed once, not once per schema that
+/// reaches it; a schema without `$defs` has its plain [`digest`]. It still moves when and only
+/// when a byte of the schema does.
+pub fn schema_digest(schema: &Value) -> String {
+    match schema.get("$defs").and_then(Value::as_object) {
+        Some(defs) => {
+            let defs = defs.iter().map(|(k, v)| (k.clone(), Value::String(digest(v)))).collect();
+            digest(&with_defs(schema, defs))
+        }
+        None => digest(schema),
+    }
+}
+
+/// `schema` with its `$defs` replaced by `defs` (the entries' digests).
+pub(crate) fn with_defs(schema: &Value, defs: serde_json::Map<String, Value>) -> Value {
+    let mut root: serde_json::Map<String, Value> = schema
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| *k != "$defs")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    root.insert("$defs".into(), Value::Object(defs));
+    Value::Object(root)
+}
+
 fn write(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
@@ -109,6 +136,17 @@ mod tests {
         let b = json!({"type": "object", "required": ["a", "b"], "properties": {"a": {}, "b": {}}});
         assert_eq!(digest(&a), digest(&b));
         assert_eq!(digest(&a).len(), 16);
+    }
+
+    #[test]
+    fn a_schema_digest_hashes_each_def_once_and_moves_with_any_byte() {
+        let a = json!({"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}}, "B": {"type": "string"}}});
+        let mut b = a.clone();
+        b["$defs"]["B"]["maxLength"] = json!(3);
+        assert_ne!(schema_digest(&a), schema_digest(&b));
+        let without = json!({"type": "string"});
+        assert_eq!(schema_digest(&without), digest(&without));
+        assert_ne!(schema_digest(&a), digest(&a));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::schema::TYPES_PREFIX;
 pub mod budget;
 mod tool;
 
-pub use tool::{Surfaces, Tool, tool_input, tools};
+pub use tool::{Listed, Surfaces, Tool, tool_input, tools};
 
 /// How `#/types/NAME` references are presented.
 #[derive(Clone, Copy, Debug)]
@@ -114,6 +114,8 @@ pub(crate) struct Body {
     shared: Vec<String>,
     /// Its size as compact JSON.
     len: usize,
+    /// Its digest, computed the first time a schema digest asks for it.
+    digest: std::cell::OnceCell<String>,
 }
 
 impl Memo {
@@ -122,6 +124,34 @@ impl Memo {
         let mut conv = Converter::new(svc, style, Some(self));
         conv.visit(name)
     }
+
+    /// The digest of type `name`'s body in `style`, hashed once per memo.
+    fn digest(&self, svc: &Service, style: Style<'_>, name: &str) -> String {
+        let body = self.body(svc, style, name);
+        body.digest.get_or_init(|| crate::canonical::digest(&body.value)).clone()
+    }
+}
+
+/// [`crate::canonical::schema_digest`] of `value` presented in `style` (an inlining one), with
+/// each type's body converted and hashed once per `memo` rather than once per schema.
+pub(crate) fn schema_digest(value: &Value, svc: &Service, style: Style<'_>, memo: &Memo) -> String {
+    skeleton_digest(&schema_with(value, svc, style, Some(memo), true).0, svc, style, memo)
+}
+
+/// [`crate::canonical::schema_digest`] of a skeleton's full form: each `null` `$defs` entry
+/// stands for the memo's body of that type, whose digest is read from the memo.
+pub(crate) fn skeleton_digest(root: &Value, svc: &Service, style: Style<'_>, memo: &Memo) -> String {
+    let Some(defs) = root.get("$defs").and_then(Value::as_object) else {
+        return crate::canonical::digest(root);
+    };
+    let digests = defs
+        .iter()
+        .map(|(name, body)| {
+            let d = if body.is_null() { memo.digest(svc, style, name) } else { crate::canonical::digest(body) };
+            (name.clone(), Value::String(d))
+        })
+        .collect();
+    crate::canonical::digest(&crate::canonical::with_defs(root, digests))
 }
 
 /// One conversion: the service's types, the style, and the recursive types met so far.
@@ -259,7 +289,7 @@ impl<'a> Converter<'a> {
         let Some(memo) = self.memo else {
             let value = self.body(name);
             let len = serde_json::to_string(&value).map_or(0, |s| s.len());
-            return Rc::new(Body { value, shared: Vec::new(), len });
+            return Rc::new(Body { value, shared: Vec::new(), len, digest: Default::default() });
         };
         let key = (matches!(self.style.refs, Refs::Shared), self.style.close_objects, name.to_owned());
         let known = memo.bodies.borrow().get(&key).cloned();
@@ -274,7 +304,7 @@ impl<'a> Converter<'a> {
         shared.dedup();
         self.seen.extend(shared.iter().cloned());
         let len = serde_json::to_string(&value).map_or(0, |s| s.len());
-        let body = Rc::new(Body { value, shared, len });
+        let body = Rc::new(Body { value, shared, len, digest: Default::default() });
         memo.bodies.borrow_mut().insert(key, Rc::clone(&body));
         body
     }

@@ -84,6 +84,57 @@ impl Tool {
     }
 }
 
+/// What the surface snapshot states of a tool on one transport: whose it is, what it costs a
+/// model's context, and the digests of its schemas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The tool name.
+    pub name: String,
+    /// `desc`.
+    pub description: String,
+    /// The service of the operation behind it.
+    pub service: String,
+    /// The operation's action.
+    pub action: String,
+    /// Endpoint or runtime tool.
+    pub kind: OpKind,
+    /// The key a non-object answer is wrapped under, when it is.
+    pub wrap: Option<crate::schema::Wrap>,
+    /// [`Tool::size`] on the transport.
+    pub bytes: usize,
+    /// The schema digest of the input.
+    pub input: String,
+    /// The schema digest of the answer, when there is one.
+    pub output: Option<String>,
+}
+
+impl Listed {
+    /// What `tool`, built in full, shows on `transport`.
+    pub fn of(tool: &Tool, transport: Surface) -> Self {
+        Listed {
+            bytes: tool.size(transport),
+            input: crate::canonical::schema_digest(&tool.input),
+            output: tool.output.as_ref().map(crate::canonical::schema_digest),
+            ..Listed::head(tool)
+        }
+    }
+
+    /// A tool's names, with its sizes and digests still to state.
+    fn head(tool: &Tool) -> Self {
+        Listed {
+            name: tool.name.clone(),
+            description: tool.description.clone(),
+            service: tool.service.clone(),
+            action: tool.action.clone(),
+            kind: tool.kind,
+            wrap: tool.wrap,
+            bytes: 0,
+            input: String::new(),
+            output: None,
+        }
+    }
+}
+
 /// The tools of every manifest, each fitted to its budget: built once, read by the manifests,
 /// the snapshot and the budget warnings.
 #[derive(Clone, Debug)]
@@ -92,8 +143,10 @@ pub struct Surfaces {
     pub mcp: Vec<Tool>,
     /// The agent function tools (every object closed), sorted by name.
     pub agent: Vec<Tool>,
-    /// The CLI's commands, sorted by name (in no manifest: never fitted to a budget).
-    pub cli: Vec<Tool>,
+    /// The CLI's commands, sorted by name. The CLI has no manifest: only what the snapshot
+    /// states of them is computed, from each type's body sized and hashed once per service
+    /// rather than from every command spelled out in full.
+    pub cli: Vec<Listed>,
 }
 
 impl Surfaces {
@@ -106,19 +159,48 @@ impl Surfaces {
         Surfaces {
             mcp: fitted(Surface::Mcp, Style { refs: Refs::Inline, close_objects: false }),
             agent: fitted(Surface::Agent, Style { refs: Refs::Inline, close_objects: true }),
-            cli: tools(model, Surface::Cli, Style { refs: Refs::Inline, close_objects: false }),
+            cli: cli(model),
         }
     }
 
-    /// The tools of `transport` (none for HTTP).
+    /// The tools of the manifest of `transport` (none for the CLI and HTTP).
     pub fn get(&self, transport: Surface) -> &[Tool] {
         match transport {
             Surface::Mcp => &self.mcp,
             Surface::Agent => &self.agent,
-            Surface::Cli => &self.cli,
-            Surface::Http => &[],
+            Surface::Cli | Surface::Http => &[],
         }
     }
+
+    /// What the snapshot states of each tool of `transport`, sorted by name.
+    pub fn listed(&self, transport: Surface) -> Vec<Listed> {
+        match transport {
+            Surface::Cli => self.cli.clone(),
+            _ => self.get(transport).iter().map(|t| Listed::of(t, transport)).collect(),
+        }
+    }
+}
+
+/// The CLI's commands as the snapshot states them, each built as a skeleton and its digests
+/// filled from the memo: the same figures as [`Listed::of`] on the command built in full.
+fn cli(model: &Model) -> Vec<Listed> {
+    let style = Style { refs: Refs::Inline, close_objects: false };
+    let mut out: Vec<Listed> = Vec::new();
+    for svc in &model.services {
+        let memo = Memo::default();
+        for op in svc.operations.iter().filter(|op| op.on(Surface::Cli)) {
+            let Some(sized) = build(op, svc, style, &memo, true) else { continue };
+            let digest = |v: &Value| super::skeleton_digest(v, svc, style, &memo);
+            out.push(Listed {
+                bytes: sized.size(Surface::Cli),
+                input: digest(&sized.tool.input),
+                output: sized.tool.output.as_ref().map(digest),
+                ..Listed::head(&sized.tool)
+            });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
 }
 
 /// The tools on `transport`, sorted by name, presented in `style` in full whatever their

@@ -9,12 +9,13 @@ use crate::canonical::digest;
 use crate::emit::mcp::catalog_stamp;
 use crate::model::{Model, Operation, Service};
 use crate::parse::ast::Surface;
-use crate::present::{self, Refs, Style, Surfaces, Tool};
+use crate::present::{self, Listed, Memo, Refs, Style, Surfaces};
 
 /// The snapshot layout version; a snapshot of another version is refused by name.
 pub const MANIFEST_VERSION: u64 = 1;
-/// How digests are computed (canonical JSON, SHA-256, 16 hex).
-pub const DIGEST_VERSION: u64 = 1;
+/// How digests are computed: canonical JSON, SHA-256, 16 hex; since version 2, a schema's
+/// `$defs` entries each stand as their own digest ([`crate::canonical::schema_digest`]).
+pub const DIGEST_VERSION: u64 = 2;
 
 const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
 
@@ -28,9 +29,13 @@ pub fn snapshot(model: &Model, surfaces: &Surfaces) -> Value {
     let mut rows: Vec<(&Service, &Operation)> =
         model.services.iter().flat_map(|s| s.operations.iter().map(move |o| (s, o))).collect();
     rows.sort_by(|a, b| (&a.1.service, &a.1.action, a.1.kind).cmp(&(&b.1.service, &b.1.action, b.1.kind)));
-    let operations: Vec<Value> = rows.iter().map(|(s, o)| operation(s, o)).collect();
+    // One memo per service: each type's body is converted and hashed once, however many
+    // operations reach it.
+    let memos: std::collections::BTreeMap<&str, Memo> =
+        model.services.iter().map(|s| (s.name.as_str(), Memo::default())).collect();
+    let operations: Vec<Value> = rows.iter().map(|(s, o)| operation(s, o, &memos[s.name.as_str()])).collect();
     let surfaces: Vec<Value> =
-        [Surface::Mcp, Surface::Agent, Surface::Cli].into_iter().map(|t| tool_surface(surfaces.get(t), t)).collect();
+        [Surface::Mcp, Surface::Agent, Surface::Cli].into_iter().map(|t| tool_surface(surfaces, t)).collect();
     json!({
         "manifestVersion": MANIFEST_VERSION,
         "digestVersion": DIGEST_VERSION,
@@ -39,11 +44,11 @@ pub fn snapshot(model: &Model, surfaces: &Surfaces) -> Value {
     })
 }
 
-fn schema_digest(schema: Option<&Value>, svc: &Service) -> Value {
-    schema.map_or(Value::Null, |s| Value::String(digest(&present::schema(s, svc, INLINE))))
+fn schema_digest(schema: Option<&Value>, svc: &Service, memo: &Memo) -> Value {
+    schema.map_or(Value::Null, |s| Value::String(present::schema_digest(s, svc, INLINE, memo)))
 }
 
-fn operation(svc: &Service, op: &Operation) -> Value {
+fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
     let mut row = Map::new();
     row.insert("kind".into(), json!(op.kind.as_str()));
     row.insert("service".into(), json!(op.service));
@@ -60,12 +65,12 @@ fn operation(svc: &Service, op: &Operation) -> Value {
         json!({ "files": files, "maxRequestBytes": m.max_request_bytes, "maxFieldBytes": m.max_field_bytes })
     });
     let stream = op.http_kind.stream.as_ref().map(|s| {
-        json!({ "item": present::schema(&s.item, svc, INLINE), "terminal": s.terminal.as_ref().map(|t| present::schema(t, svc, INLINE)), "format": format!("{:?}", s.format), "framing": format!("{:?}", s.framing), "completion": format!("{:?}", s.completion) })
+        json!({ "item": schema_digest(Some(&s.item), svc, memo), "terminal": schema_digest(s.terminal.as_ref(), svc, memo), "format": format!("{:?}", s.format), "framing": format!("{:?}", s.framing), "completion": format!("{:?}", s.completion) })
     });
     let mut schemas = Map::new();
-    schemas.insert("params".into(), schema_digest(op.params.as_ref(), svc));
-    schemas.insert("input".into(), schema_digest(op.input.as_ref(), svc));
-    schemas.insert("output".into(), schema_digest(op.output.as_ref(), svc));
+    schemas.insert("params".into(), schema_digest(op.params.as_ref(), svc, memo));
+    schemas.insert("input".into(), schema_digest(op.input.as_ref(), svc, memo));
+    schemas.insert("output".into(), schema_digest(op.output.as_ref(), svc, memo));
     schemas.insert("multipart".into(), multipart.map_or(Value::Null, |m| json!(digest(&m))));
     schemas.insert("stream".into(), stream.map_or(Value::Null, |s| json!(digest(&s))));
     row.insert("schemas".into(), Value::Object(schemas));
@@ -74,7 +79,7 @@ fn operation(svc: &Service, op: &Operation) -> Value {
             "toolView".into(),
             json!({
                 "defaults": digest(&Value::Object(v.defaults.clone())),
-                "output": schema_digest(v.output.as_ref(), svc),
+                "output": schema_digest(v.output.as_ref(), svc, memo),
                 "project": v.project,
             }),
         );
@@ -84,27 +89,84 @@ fn operation(svc: &Service, op: &Operation) -> Value {
     Value::Object(row)
 }
 
-fn tool_surface(tools: &[Tool], transport: Surface) -> Value {
-    let stamp = catalog_stamp(tools, transport);
-    let rows: Vec<Value> = tools
-        .iter()
-        .map(|t| {
-            let mut row = json!({
-                "name": t.name,
-                "service": t.service,
-                "action": t.action,
-                "kind": t.kind.as_str(),
-                "input": digest(&t.input),
-                "output": t.output.as_ref().map_or(Value::Null, |o| json!(digest(o))),
-                // What the definition costs a model's context, as its budget counts it.
-                "bytes": t.size(transport),
-            });
-            // Only where an answer is wrapped, so that no other row moves.
-            if let Some(w) = t.wrap {
-                row["wrapped"] = json!(w.key());
+fn tool_surface(surfaces: &Surfaces, transport: Surface) -> Value {
+    let listed = surfaces.listed(transport);
+    let stamp = match transport {
+        Surface::Mcp | Surface::Agent => catalog_stamp(surfaces.get(transport), transport)["digest"].clone(),
+        // The CLI has no manifest to stamp: its stamp covers what its rows state.
+        _ => json!(digest(&Value::Array(
+            listed
+                .iter()
+                .map(|t| json!({ "name": t.name, "description": t.description, "input": t.input, "output": t.output }))
+                .collect()
+        ))),
+    };
+    let rows: Vec<Value> = listed.iter().map(row).collect();
+    json!({ "transport": transport.as_str(), "catalog": stamp, "tools": rows })
+}
+
+fn row(t: &Listed) -> Value {
+    let mut row = json!({
+        "name": t.name,
+        "service": t.service,
+        "action": t.action,
+        "kind": t.kind.as_str(),
+        "input": t.input,
+        "output": t.output,
+        // What the definition costs a model's context, as its budget counts it.
+        "bytes": t.bytes,
+    });
+    // Only where an answer is wrapped, so that no other row moves.
+    if let Some(w) = t.wrap {
+        row["wrapped"] = json!(w.key());
+    }
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::present::tools;
+
+    /// Every valid fixture, and the two shapes whose types reach each other most.
+    fn models() -> Vec<(String, Model)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut paths: Vec<_> = std::fs::read_dir(root.join("valid")).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        paths.extend(
+            ["W0007_ring_of_100_types", "W0007_user_referenced_100_times"]
+                .map(|n| root.join("invalid").join(format!("{n}.stitch.yaml"))),
+        );
+        paths
+            .into_iter()
+            .map(|p| {
+                let input = (p.display().to_string(), std::fs::read(&p).unwrap());
+                let checked = crate::check_inputs(&[input], &crate::Options::default());
+                assert!(!checked.has_errors(), "{}", p.display());
+                (p.display().to_string(), crate::model::lower(&checked.contracts, &checked.sources, &checked.options))
+            })
+            .collect()
+    }
+
+    /// The memoized digests are exactly those of the schemas spelled out in full.
+    #[test]
+    fn digests_from_memoized_bodies_equal_those_of_schemas_in_full() {
+        let mut with_defs = 0;
+        for (name, model) in models() {
+            for svc in &model.services {
+                let memo = Memo::default();
+                let schemas = svc.operations.iter().flat_map(|o| [&o.params, &o.input, &o.output]).flatten();
+                for s in schemas {
+                    let full = present::schema(s, svc, INLINE);
+                    with_defs += usize::from(full.get("$defs").is_some());
+                    let want = crate::canonical::schema_digest(&full);
+                    assert_eq!(present::schema_digest(s, svc, INLINE, &memo), want, "{name}");
+                }
             }
-            row
-        })
-        .collect();
-    json!({ "transport": transport.as_str(), "catalog": stamp["digest"], "tools": rows })
+            let full: Vec<Listed> =
+                tools(&model, Surface::Cli, INLINE).iter().map(|t| Listed::of(t, Surface::Cli)).collect();
+            assert_eq!(Surfaces::new(&model).cli, full, "{name}: the CLI rows");
+        }
+        assert!(with_defs > 100, "the fixtures exercise `$defs`: {with_defs}");
+    }
 }
