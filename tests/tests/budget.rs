@@ -118,7 +118,7 @@ fn diff_compares_the_full_tool_past_its_budget() {
 }
 
 #[test]
-fn an_agent_tool_past_its_budget_relaxes_its_input_and_keeps_an_answer_schema() {
+fn an_agent_tool_past_its_budget_relaxes_its_input_and_states_no_answer_schema() {
     let text = fixture("W0007_user_referenced_100_times").replacen("service: chat", "service: chat\ntoolBudget: 4000", 1).replace(
         "    output: { $ref: \"#/types/Message\" }",
         "    output: { $ref: \"#/types/Message\" }\n  post:\n    method: POST\n    path: /\n    desc: Post a message.\n    input: { $ref: \"#/types/Message\" }\n    output: { $ref: \"#/types/Message\" }",
@@ -135,5 +135,8 @@ fn an_agent_tool_past_its_budget_relaxes_its_input_and_keeps_an_answer_schema() 
     let snapshot: Value = serde_json::from_slice(&generated.snapshot).unwrap();
     let rows = snapshot["toolSurfaces"][1]["tools"].as_array().unwrap();
     assert_eq!(snapshot["toolSurfaces"][1]["transport"], "AGENT");
-    assert!(rows.iter().all(|r| r["output"].is_string()), "every agent row states its answer: {rows:?}");
+    // An agent function tool has its parameters alone: no agent row states an answer, within
+    // its budget or past it; the operation's row does.
+    assert!(rows.iter().all(|r| r["output"].is_null()), "no agent row states an answer: {rows:?}");
+    assert!(snapshot["operations"].as_array().unwrap().iter().all(|o| o["schemas"]["output"].is_string()));
 }

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
-use super::tool::{build, tool_input_with};
+use super::tool::{advertises_answer, build, tool_input_with};
 use super::{Memo, Refs, Style, Tool};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Operation, Service};
@@ -72,27 +72,21 @@ pub struct Contributor {
 /// is never spelled out in full.
 pub(super) fn fitted(op: &Operation, svc: &Service, style: Style<'_>, transport: Surface, memo: &Memo) -> Option<Tool> {
     let budget = op.budget;
-    let full = build(op, svc, style, memo, true)?.size(transport);
+    let answer = advertises_answer(transport);
+    let full = build(op, svc, style, memo, true, answer)?.size(transport);
     if full as u64 <= budget {
-        return super::tool::tool(op, svc, style, memo);
+        return super::tool::tool(op, svc, style, memo, answer);
     }
     let shared = Style { refs: Refs::Shared, ..style };
-    let skeleton = build(op, svc, shared, memo, true)?;
+    let skeleton = build(op, svc, shared, memo, true, answer)?;
     let within = |t: &Tool| t.size(transport) as u64 <= budget;
     let (mut tool, fit) = if skeleton.size(transport) as u64 <= budget {
-        (super::tool::tool(op, svc, shared, memo)?, Fit::Shared)
+        (super::tool::tool(op, svc, shared, memo, answer)?, Fit::Shared)
     } else {
         let defs = Defs::Memo { memo, svc, style: shared };
         let mut tool = skeleton.tool;
         tool.input = tool_input_with(op, svc, shared, Some(memo), false).0;
-        let output = tool.output.take();
-        // Only MCP advertises the answer; an agent tool has the input alone, and keeps its
-        // answer in the loosest form (the skeleton's `$defs` are empty).
-        if transport != Surface::Mcp {
-            tool.output = output.as_ref().map(|o| relax_with(o, 0, &defs));
-        }
-        let output = output.filter(|_| transport == Surface::Mcp);
-        let fit = match output.map(|o| relax_part(&mut tool, &o, Part::Output, &within, &defs)) {
+        let fit = match tool.output.take().map(|o| relax_part(&mut tool, &o, Part::Output, &within, &defs)) {
             Some(Some(depth)) => Fit::Output(depth),
             _ => {
                 let input = std::mem::take(&mut tool.input);
@@ -105,7 +99,7 @@ pub(super) fn fitted(op: &Operation, svc: &Service, style: Style<'_>, transport:
         (tool, fit)
     };
     let advertised = tool.size(transport);
-    let contributors = contributors(op, svc, memo);
+    let contributors = contributors(op, svc, memo, answer);
     tool.over = Some(Over { budget, full, advertised, fit, contributors });
     Some(tool)
 }
@@ -322,9 +316,10 @@ fn def_name(v: &Value) -> Option<&str> {
 }
 
 /// The shared types that weigh most in `op`'s full tool definition: how many times each is
-/// spelled out (a type kept in `$defs` once) times the size of its own body.
-fn contributors(op: &Operation, svc: &Service, memo: &Memo) -> Vec<Contributor> {
-    let answer = op.view.as_ref().and_then(|v| v.output.as_ref()).or(op.output.as_ref());
+/// spelled out (a type kept in `$defs` once) times the size of its own body; the answer's
+/// types count only where the definition states the answer.
+fn contributors(op: &Operation, svc: &Service, memo: &Memo, answer: bool) -> Vec<Contributor> {
+    let answer = op.view.as_ref().and_then(|v| v.output.as_ref()).or(op.output.as_ref()).filter(|_| answer);
     let mut known = memo.reach.borrow_mut();
     let mut reach = Reach { svc, memo: &mut known };
     let mut uses: BTreeMap<String, u64> = BTreeMap::new();

@@ -44,7 +44,7 @@ impl Tool {
     pub fn entry(&self, transport: Surface, stamp: Option<&Value>) -> Value {
         let mut o = Map::new();
         o.insert("name".into(), json!(self.name));
-        if transport == Surface::Agent {
+        if !advertises_answer(transport) {
             o.insert("description".into(), json!(self.description));
             o.insert("parameters".into(), self.input.clone());
             return Value::Object(o);
@@ -82,6 +82,12 @@ impl Tool {
     pub fn size(&self, transport: Surface) -> usize {
         serde_json::to_string(&self.entry(transport, None)).map_or(usize::MAX, |s| s.len())
     }
+}
+
+/// Whether `transport`'s tool definitions state the answer's schema: an agent function tool
+/// has its parameters alone, so an agent tool is built without one.
+pub(super) fn advertises_answer(transport: Surface) -> bool {
+    transport != Surface::Agent
 }
 
 /// What the surface snapshot states of a tool on one transport: whose it is, what it costs a
@@ -189,7 +195,7 @@ fn cli(model: &Model) -> Vec<Listed> {
     for svc in &model.services {
         let memo = Memo::default();
         for op in svc.operations.iter().filter(|op| op.on(Surface::Cli)) {
-            let Some(sized) = build(op, svc, style, &memo, true) else { continue };
+            let Some(sized) = build(op, svc, style, &memo, true, true) else { continue };
             let digest = |v: &Value| super::skeleton_digest(v, svc, style, &memo);
             out.push(Listed {
                 bytes: sized.size(Surface::Cli),
@@ -206,7 +212,7 @@ fn cli(model: &Model) -> Vec<Listed> {
 /// The tools on `transport`, sorted by name, presented in `style` in full whatever their
 /// budget: what `diff` compares, as the runner validates every call against the full schemas.
 pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
-    collect(model, transport, |op, svc, memo| tool(op, svc, style, memo))
+    collect(model, transport, |op, svc, memo| tool(op, svc, style, memo, true))
 }
 
 /// The tool `make` builds for each operation on `transport`, sorted by name; one memo of type
@@ -221,9 +227,10 @@ fn collect(model: &Model, transport: Surface, make: impl Fn(&Operation, &Service
     out
 }
 
-/// The tool of `op` as built in `style`, before any fitting.
-pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo) -> Option<Tool> {
-    build(op, svc, style, memo, false).map(|s| s.tool)
+/// The tool of `op` as built in `style`, before any fitting; with its answer's schema when
+/// `answer` says so.
+pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo, answer: bool) -> Option<Tool> {
+    build(op, svc, style, memo, false, answer).map(|s| s.tool)
 }
 
 /// A tool as built, and when it is a skeleton, the bytes its `null` `$defs` stand for.
@@ -236,18 +243,27 @@ pub(super) struct Sized {
 impl Sized {
     /// The size the tool has on `transport` once its `$defs` are filled in.
     pub(super) fn size(&self, transport: Surface) -> usize {
-        let output = if transport == Surface::Agent { 0 } else { self.output };
+        let output = if advertises_answer(transport) { self.output } else { 0 };
         self.tool.size(transport) + self.input + output
     }
 }
 
-/// The tool of `op` in `style`; a skeleton leaves every `$defs` entry `null` and counts the
-/// bytes of their bodies instead, so a tool's size is known without spelling it out.
-pub(super) fn build(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo, skeleton: bool) -> Option<Sized> {
+/// The tool of `op` in `style`, with its answer's schema when `answer` says so; a skeleton
+/// leaves every `$defs` entry `null` and counts the bytes of their bodies instead, so a tool's
+/// size is known without spelling it out.
+pub(super) fn build(
+    op: &Operation,
+    svc: &Service,
+    style: Style<'_>,
+    memo: &Memo,
+    skeleton: bool,
+    answer: bool,
+) -> Option<Sized> {
     let name = op.tool_name.clone()?;
     let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
     let (input, input_extra) = tool_input_with(op, svc, style, Some(memo), skeleton);
-    let output = view_output.or(op.output.as_ref()).map(|o| schema_with(o, svc, style, Some(memo), skeleton));
+    let output =
+        view_output.or(op.output.as_ref()).filter(|_| answer).map(|o| schema_with(o, svc, style, Some(memo), skeleton));
     let output_extra = output.as_ref().map_or(0, |(_, n)| *n);
     let tool = Tool {
         name,
