@@ -166,6 +166,9 @@ struct Converter<'a> {
     memo: Option<&'a Memo>,
     /// The types referred to in `$defs` since the body being converted began.
     seen: Vec<String>,
+    /// How many memoized bodies are being converted, one inside the other: `seen` is kept
+    /// only then.
+    converting: usize,
     /// Leave `$defs` entries `null`, only counting their bytes (needs a memo).
     skeleton: bool,
 }
@@ -174,7 +177,16 @@ impl<'a> Converter<'a> {
     fn new(svc: &'a Service, style: Style<'a>, memo: Option<&'a Memo>) -> Self {
         // Only the inlining styles read bodies; the others refer to every type by name.
         let memo = memo.filter(|_| matches!(style.refs, Refs::Inline | Refs::Shared));
-        Converter { svc, style, defs: BTreeMap::new(), pending: Vec::new(), memo, seen: Vec::new(), skeleton: false }
+        Converter {
+            svc,
+            style,
+            defs: BTreeMap::new(),
+            pending: Vec::new(),
+            memo,
+            seen: Vec::new(),
+            converting: 0,
+            skeleton: false,
+        }
     }
 
     /// `root` with the `$defs` every schema converted so far refers to: one root for all of
@@ -266,13 +278,20 @@ impl<'a> Converter<'a> {
 
     /// A reference to type `name` kept once in the root's `$defs`.
     fn shared(&mut self, name: &str) -> Value {
-        self.seen.push(name.to_owned());
+        self.keep(name);
+        json!({ "$ref": format!("#/$defs/{name}") })
+    }
+
+    /// Keeps type `name` in the root's `$defs`, and notes it for the body being converted.
+    fn keep(&mut self, name: &str) {
+        if self.converting > 0 {
+            self.seen.push(name.to_owned());
+        }
         if !self.defs.contains_key(name) {
             // Filled in by `finish`.
             self.defs.insert(name.to_owned(), Value::Null);
             self.pending.push(name.to_owned());
         }
-        json!({ "$ref": format!("#/$defs/{name}") })
     }
 
     /// The body of type `name`, converted.
@@ -294,15 +313,19 @@ impl<'a> Converter<'a> {
         let key = (matches!(self.style.refs, Refs::Shared), self.style.close_objects, name.to_owned());
         let known = memo.bodies.borrow().get(&key).cloned();
         if let Some(body) = known {
-            body.shared.iter().for_each(|s| drop(self.shared(s)));
+            body.shared.iter().for_each(|s| self.keep(s));
             return body;
         }
         let outer = std::mem::take(&mut self.seen);
+        self.converting += 1;
         let value = self.body(name);
+        self.converting -= 1;
         let mut shared = std::mem::replace(&mut self.seen, outer);
         shared.sort();
         shared.dedup();
-        self.seen.extend(shared.iter().cloned());
+        if self.converting > 0 {
+            self.seen.extend(shared.iter().cloned());
+        }
         let len = serde_json::to_string(&value).map_or(0, |s| s.len());
         let body = Rc::new(Body { value, shared, len, digest: Default::default() });
         memo.bodies.borrow_mut().insert(key, Rc::clone(&body));
@@ -399,20 +422,65 @@ pub fn expansive_types(types: &indexmap::IndexMap<String, Value>, recursive: &BT
     out
 }
 
-/// The types that reach themselves through references.
+/// The types that reach themselves through references: those in a cycle of the reference
+/// graph, found in one pass over its strongly connected parts.
 pub fn recursive_types(types: &indexmap::IndexMap<String, Value>) -> BTreeSet<String> {
-    let refs: BTreeMap<&str, BTreeSet<String>> = types.iter().map(|(n, s)| (n.as_str(), refs_of(s))).collect();
+    let index: BTreeMap<&str, usize> = types.keys().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    let edges: Vec<Vec<usize>> =
+        types.values().map(|s| refs_of(s).iter().filter_map(|r| index.get(r.as_str()).copied()).collect()).collect();
     let mut out = BTreeSet::new();
-    for name in types.keys() {
-        let mut seen = BTreeSet::new();
-        let mut todo: Vec<String> = refs.get(name.as_str()).into_iter().flatten().cloned().collect();
-        while let Some(n) = todo.pop() {
-            if &n == name {
-                out.insert(name.clone());
-                break;
+    for part in strongly_connected(&edges) {
+        if part.len() > 1 || edges[part[0]].contains(&part[0]) {
+            out.extend(part.iter().filter_map(|&i| types.get_index(i)).map(|(n, _)| n.clone()));
+        }
+    }
+    out
+}
+
+/// The strongly connected parts of a graph (Tarjan's algorithm), each non-empty. Iterative:
+/// a long chain of types must not exhaust the stack.
+fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let (mut index, mut low, mut on_stack) = (vec![UNSEEN; n], vec![0; n], vec![false; n]);
+    let (mut stack, mut out, mut next) = (Vec::new(), Vec::new(), 0);
+    let mut enter = |v: usize, index: &mut [usize], low: &mut [usize], stack: &mut Vec<usize>, on: &mut [bool]| {
+        (index[v], low[v]) = (next, next);
+        next += 1;
+        stack.push(v);
+        on[v] = true;
+    };
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        enter(root, &mut index, &mut low, &mut stack, &mut on_stack);
+        // (node, next edge to follow): the call stack of the recursive formulation.
+        let mut calls = vec![(root, 0)];
+        while let Some((v, i)) = calls.pop() {
+            if let Some(&w) = edges[v].get(i) {
+                calls.push((v, i + 1));
+                if index[w] == UNSEEN {
+                    enter(w, &mut index, &mut low, &mut stack, &mut on_stack);
+                    calls.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
             }
-            if seen.insert(n.clone()) {
-                todo.extend(refs.get(n.as_str()).into_iter().flatten().cloned());
+            if low[v] == index[v] {
+                let mut part = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    part.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                out.push(part);
+            }
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
             }
         }
     }
@@ -450,4 +518,38 @@ pub fn resolve<'a>(v: &'a Value, svc: &'a Service) -> &'a Value {
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn types(edges: &[(&str, &[&str])]) -> indexmap::IndexMap<String, Value> {
+        edges
+            .iter()
+            .map(|(n, to)| {
+                let refs: Vec<Value> = to.iter().map(|t| json!({ "$ref": format!("{TYPES_PREFIX}{t}") })).collect();
+                (n.to_string(), json!({ "anyOf": refs }))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn recursive_types_are_those_in_a_cycle() {
+        let t = types(&[("A", &["B"]), ("B", &["C", "D"]), ("C", &["A"]), ("D", &["E"]), ("E", &[]), ("F", &["F"])]);
+        let want: BTreeSet<String> = ["A", "B", "C", "F"].map(String::from).into();
+        assert_eq!(recursive_types(&t), want);
+    }
+
+    #[test]
+    fn a_chain_of_a_hundred_thousand_types_is_walked_without_recursion() {
+        let names: Vec<String> = (0..100_000).map(|i| format!("T{i}")).collect();
+        let mut t: indexmap::IndexMap<String, Value> = names
+            .iter()
+            .zip(names.iter().skip(1))
+            .map(|(a, b)| (a.clone(), json!({ "$ref": format!("{TYPES_PREFIX}{b}") })))
+            .collect();
+        t.insert("T99999".into(), json!({ "$ref": format!("{TYPES_PREFIX}T0") }));
+        assert_eq!(recursive_types(&t).len(), 100_000);
+    }
 }
