@@ -63,7 +63,7 @@ fn write(value: &Value, out: &mut String) {
         }
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            entries.sort_by(|a, b| utf16_order(a.0, b.0));
             out.push('{');
             for (i, (k, v)) in entries.into_iter().enumerate() {
                 if i > 0 {
@@ -83,6 +83,14 @@ fn write(value: &Value, out: &mut String) {
             out.push('}');
         }
     }
+}
+
+/// Keys in UTF-16 code unit order, as RFC 8785 sorts them. UTF-8 byte order is the same except
+/// where a character past U+FFFF meets one in U+E000..=U+FFFF, so only text with one of those
+/// pays for the UTF-16 comparison.
+fn utf16_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let plain = |s: &str| !s.chars().any(|c| c >= '\u{e000}');
+    if plain(a) && plain(b) { a.cmp(b) } else { a.encode_utf16().cmp(b.encode_utf16()) }
 }
 
 /// ECMAScript `Number.prototype.toString` for finite doubles (RFC 8785 §3.2.2.3).
@@ -163,6 +171,13 @@ mod tests {
         for (f, want) in cases {
             assert_eq!(number(&serde_json::Number::from_f64(f).unwrap()), want, "{f}");
         }
+    }
+
+    #[test]
+    fn keys_sort_by_utf16_code_units_where_utf8_order_differs() {
+        // U+1F600 is 0xD83D 0xDE00 in UTF-16, below U+FB01; in UTF-8 it sorts after it.
+        let v = json!({"\u{fb01}": 1, "\u{1f600}": 2, "b": 3, "a": 4});
+        assert_eq!(canonical(&v), "{\"a\":4,\"b\":3,\"\u{1f600}\":2,\"\u{fb01}\":1}");
     }
 
     #[test]
