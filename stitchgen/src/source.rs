@@ -39,6 +39,9 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// The file's text (valid UTF-8; invalid files never get here).
     pub text: String,
+    /// The byte offset where each line starts: positions are looked up, not counted again for
+    /// every diagnostic.
+    line_starts: Vec<usize>,
 }
 
 /// Every file read in one run, addressed by [`FileId`].
@@ -56,7 +59,8 @@ impl SourceMap {
     /// Adds a file and returns its id.
     pub fn add(&mut self, path: &Path, text: String) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).expect("fewer than 4 billion files"));
-        self.files.push(SourceFile { display: display_path(path), path: path.to_path_buf(), text });
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        self.files.push(SourceFile { display: display_path(path), path: path.to_path_buf(), text, line_starts });
         id
     }
 
@@ -72,12 +76,12 @@ impl SourceMap {
 
     /// One-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
-        let text = &self.file(file).text;
-        let offset = (offset as usize).min(text.len());
-        let before = &text[..floor_char_boundary(text, offset)];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        (line, before[line_start..].chars().count() + 1)
+        let f = self.file(file);
+        let offset = floor_char_boundary(&f.text, offset as usize);
+        // The last line starting at or before `offset` (the first line starts at 0).
+        let line = f.line_starts.partition_point(|&start| start <= offset).max(1);
+        let line_start = f.line_starts[line - 1];
+        (line, f.text[line_start..offset].chars().count() + 1)
     }
 }
 
@@ -133,4 +137,23 @@ fn slashed(path: &Path) -> String {
         })
         .collect();
     parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_of_every_offset_match_counting_from_the_start() {
+        let text = "a: 1\n\nb: \u{e9}t\u{e9}\r\n  - x\nlast";
+        let mut map = SourceMap::new();
+        let id = map.add(Path::new("c.yaml"), text.to_owned());
+        for offset in 0..=text.len() + 3 {
+            let before = &text[..floor_char_boundary(text, offset)];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            let want = (line, before[start..].chars().count() + 1);
+            assert_eq!(map.line_col(id, offset as u32), want, "offset {offset}");
+        }
+    }
 }

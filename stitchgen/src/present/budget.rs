@@ -10,7 +10,7 @@ use std::rc::Rc;
 use serde_json::{Map, Value, json};
 
 use super::tool::{advertises_answer, build, tool_input_with};
-use super::{Memo, Refs, Style, Tool};
+use super::{Bodies, Memo, Refs, Style, Tool};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Operation, Service};
 use crate::parse::ast::{Contract, Surface};
@@ -73,19 +73,19 @@ pub struct Contributor {
 pub(super) fn fitted(op: &Operation, svc: &Service, style: Style<'_>, transport: Surface, memo: &Memo) -> Option<Tool> {
     let budget = op.budget;
     let answer = advertises_answer(transport);
-    let full = build(op, svc, style, memo, true, answer)?.size(transport);
+    let full = build(op, svc, style, memo, Bodies::Counted, answer)?.size(transport);
     if full as u64 <= budget {
         return super::tool::tool(op, svc, style, memo, answer);
     }
     let shared = Style { refs: Refs::Shared, ..style };
-    let skeleton = build(op, svc, shared, memo, true, answer)?;
+    let skeleton = build(op, svc, shared, memo, Bodies::Counted, answer)?;
     let within = |t: &Tool| t.size(transport) as u64 <= budget;
     let (mut tool, fit) = if skeleton.size(transport) as u64 <= budget {
         (super::tool::tool(op, svc, shared, memo, answer)?, Fit::Shared)
     } else {
         let defs = Defs::Memo { memo, svc, style: shared };
         let mut tool = skeleton.tool;
-        tool.input = tool_input_with(op, svc, shared, Some(memo), false).0;
+        tool.input = tool_input_with(op, svc, shared, Some(memo), Bodies::Full).0;
         let fit = match tool.output.take().map(|o| relax_part(&mut tool, &o, Part::Output, &within, &defs)) {
             Some(Some(depth)) => Fit::Output(depth),
             _ => {

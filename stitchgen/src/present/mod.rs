@@ -68,14 +68,27 @@ pub fn component_names(model: &Model, reserved: &[&str]) -> ComponentNames {
 /// Presents one schema of `svc`. With inline references, the `$defs` a recursive type needs
 /// are added at the root.
 pub fn schema(value: &Value, svc: &Service, style: Style<'_>) -> Value {
-    schema_with(value, svc, style, None, false).0
+    schema_with(value, svc, style, None, Bodies::Full).0
 }
 
-/// [`schema`], converting each type's body once per `memo`; a skeleton leaves every `$defs`
-/// entry `null` and says how many bytes their bodies add.
-fn schema_with(value: &Value, svc: &Service, style: Style<'_>, memo: Option<&Memo>, skeleton: bool) -> (Value, usize) {
+/// How a conversion writes the bodies of the types it keeps in `$defs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bodies {
+    /// Spelled out.
+    Full,
+    /// Each entry `null`, the bytes of the bodies counted: a skeleton that still names every
+    /// type it keeps, for digests.
+    Named,
+    /// An empty `$defs`, the bytes of its entries counted from the types each type reaches,
+    /// known once per service: a skeleton for sizes alone, which visits no type per schema.
+    Counted,
+}
+
+/// [`schema`], converting each type's body once per `memo`; a skeleton (see [`Bodies`]) says
+/// how many bytes the bodies it leaves out add. Without a memo, bodies are spelled out.
+fn schema_with(value: &Value, svc: &Service, style: Style<'_>, memo: Option<&Memo>, bodies: Bodies) -> (Value, usize) {
     let mut conv = Converter::new(svc, style, memo);
-    conv.skeleton = skeleton && conv.memo.is_some();
+    conv.bodies = if conv.memo.is_some() { bodies } else { Bodies::Full };
     let out = match style.refs {
         Refs::Components(_) | Refs::Registry => conv.convert(value),
         Refs::Inline | Refs::Shared => conv.convert_root(value),
@@ -104,6 +117,21 @@ pub(crate) struct Memo {
     bodies: std::cell::RefCell<BTreeMap<(bool, bool, String), Rc<Body>>>,
     /// What each type's body reaches, for the budget's warnings.
     reach: std::cell::RefCell<budget::Reached>,
+    /// Per style, the types each type keeps in `$defs`, for sizes.
+    closures: std::cell::RefCell<BTreeMap<(bool, bool), Rc<Closures>>>,
+}
+
+/// The most types a service may have for [`Closures`] (a bitset per strongly connected part:
+/// at most this squared bits, 8 MiB); past it, a skeleton visits the types it keeps instead.
+const CLOSURE_TYPES: usize = 8_192;
+
+/// In one style, what each type's body keeps in `$defs`, transitively and itself included, as
+/// a bitset over the service's types; and what each type's `$defs` entry costs in bytes.
+struct Closures {
+    /// Per type, its closure (shared by every type of one strongly connected part).
+    of: Vec<Rc<Vec<u64>>>,
+    /// Per type, the bytes of `"NAME":BODY` as compact JSON.
+    entry: Vec<usize>,
 }
 
 /// A type's body as converted in one style.
@@ -125,6 +153,64 @@ impl Memo {
         conv.visit(name)
     }
 
+    /// The bytes that the `$defs` entries of everything `names` keep add to a schema whose
+    /// `$defs` is written empty: each entry and the commas between them. `None` when the
+    /// service's types are too many for closures, or a name is not one of them.
+    fn counted<'n>(&self, svc: &Service, style: Style<'_>, names: impl Iterator<Item = &'n String>) -> Option<usize> {
+        let closures = self.closures(svc, style)?;
+        let mut bits = vec![0u64; svc.types.len().div_ceil(64)];
+        for name in names {
+            let of = &closures.of[svc.types.get_index_of(name.as_str())?];
+            bits.iter_mut().zip(of.iter()).for_each(|(w, x)| *w |= x);
+        }
+        let (mut total, mut count) = (0usize, 0usize);
+        for (w, word) in bits.iter().enumerate() {
+            let mut x = *word;
+            while x != 0 {
+                total += closures.entry[w * 64 + x.trailing_zeros() as usize];
+                count += 1;
+                x &= x - 1;
+            }
+        }
+        Some(total + count.saturating_sub(1))
+    }
+
+    /// The closures of every type of `svc` in `style`, computed once: one pass over the
+    /// strongly connected parts of what the bodies keep, a part's closure its own types and
+    /// the closures of the parts it reaches (found before it).
+    fn closures(&self, svc: &Service, style: Style<'_>) -> Option<Rc<Closures>> {
+        let key = (matches!(style.refs, Refs::Shared), style.close_objects);
+        if let Some(c) = self.closures.borrow().get(&key) {
+            return Some(Rc::clone(c));
+        }
+        if svc.types.len() > CLOSURE_TYPES {
+            return None;
+        }
+        let (mut edges, mut entry) = (Vec::new(), Vec::new());
+        for name in svc.types.keys() {
+            let body = self.body(svc, style, name);
+            edges.push(body.shared.iter().filter_map(|s| svc.types.get_index_of(s.as_str())).collect::<Vec<_>>());
+            entry.push(serde_json::to_string(name).map_or(0, |q| q.len()) + 1 + body.len);
+        }
+        let words = svc.types.len().div_ceil(64);
+        let mut of: Vec<Option<Rc<Vec<u64>>>> = vec![None; svc.types.len()];
+        for part in strongly_connected(&edges) {
+            let mut bits = vec![0u64; words];
+            for &m in &part {
+                bits[m / 64] |= 1 << (m % 64);
+                for reached in edges[m].iter().filter_map(|&e| of[e].as_ref()) {
+                    bits.iter_mut().zip(reached.iter()).for_each(|(w, x)| *w |= x);
+                }
+            }
+            let bits = Rc::new(bits);
+            part.iter().for_each(|&m| of[m] = Some(Rc::clone(&bits)));
+        }
+        let of = of.into_iter().map(|c| c.unwrap_or_default()).collect();
+        let closures = Rc::new(Closures { of, entry });
+        self.closures.borrow_mut().insert(key, Rc::clone(&closures));
+        Some(closures)
+    }
+
     /// The digest of type `name`'s body in `style`, hashed once per memo.
     fn digest(&self, svc: &Service, style: Style<'_>, name: &str) -> String {
         let body = self.body(svc, style, name);
@@ -135,7 +221,7 @@ impl Memo {
 /// [`crate::canonical::schema_digest`] of `value` presented in `style` (an inlining one), with
 /// each type's body converted and hashed once per `memo` rather than once per schema.
 pub(crate) fn schema_digest(value: &Value, svc: &Service, style: Style<'_>, memo: &Memo) -> String {
-    skeleton_digest(&schema_with(value, svc, style, Some(memo), true).0, svc, style, memo)
+    skeleton_digest(&schema_with(value, svc, style, Some(memo), Bodies::Named).0, svc, style, memo)
 }
 
 /// [`crate::canonical::schema_digest`] of a skeleton's full form: each `null` `$defs` entry
@@ -169,8 +255,8 @@ struct Converter<'a> {
     /// How many memoized bodies are being converted, one inside the other: `seen` is kept
     /// only then.
     converting: usize,
-    /// Leave `$defs` entries `null`, only counting their bytes (needs a memo).
-    skeleton: bool,
+    /// How the bodies kept in `$defs` are written (a skeleton needs a memo).
+    bodies: Bodies,
 }
 
 impl<'a> Converter<'a> {
@@ -185,22 +271,36 @@ impl<'a> Converter<'a> {
             memo,
             seen: Vec::new(),
             converting: 0,
-            skeleton: false,
+            bodies: Bodies::Full,
         }
     }
 
     /// `root` with the `$defs` every schema converted so far refers to: one root for all of
     /// them, where `#/$defs/…` resolves.
-    /// In a skeleton, also the bytes the `null` `$defs` entries stand for.
+    /// In a skeleton, also the bytes the bodies left out stand for.
     fn finish(mut self, mut root: Value) -> (Value, usize) {
         let mut extra = 0;
+        if let (Bodies::Counted, Some(memo)) = (self.bodies, self.memo)
+            && let Some(n) = memo.counted(self.svc, self.style, self.defs.keys())
+        {
+            // `"$defs":{}` is in the root; the entries and the commas between them are not.
+            extra = n;
+            self.defs = BTreeMap::new();
+            self.pending.clear();
+            if extra > 0
+                && let Value::Object(map) = &mut root
+            {
+                map.insert("$defs".into(), json!({}));
+            }
+            return (root, extra);
+        }
         while let Some(name) = self.pending.pop() {
-            if self.skeleton {
-                // `null` stands in for the body.
-                extra += self.visit(&name).len.saturating_sub(4);
-            } else {
+            if self.bodies == Bodies::Full {
                 let body = self.inline(&name);
                 self.defs.insert(name, body);
+            } else {
+                // `null` stands in for the body.
+                extra += self.visit(&name).len.saturating_sub(4);
             }
         }
         if !self.defs.is_empty()
@@ -521,8 +621,63 @@ pub fn resolve<'a>(v: &'a Value, svc: &'a Service) -> &'a Value {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::model::Model;
+
+    /// Every valid fixture, and the two shapes whose types reach each other most.
+    pub(crate) fn models() -> Vec<(String, Model)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut paths: Vec<_> = std::fs::read_dir(root.join("valid")).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        paths.extend(
+            ["W0007_ring_of_100_types", "W0007_user_referenced_100_times"]
+                .map(|n| root.join("invalid").join(format!("{n}.stitch.yaml"))),
+        );
+        paths
+            .into_iter()
+            .map(|p| {
+                let input = (p.display().to_string(), std::fs::read(&p).unwrap());
+                let checked = crate::check_inputs(&[input], &crate::Options::default());
+                assert!(!checked.has_errors(), "{}", p.display());
+                (p.display().to_string(), crate::model::lower(&checked.contracts, &checked.sources, &checked.options))
+            })
+            .collect()
+    }
+
+    /// A skeleton's sizes, counted from closures or from `null` entries, are those of the
+    /// schemas spelled out in full, in every style a tool is built in.
+    #[test]
+    fn skeleton_sizes_equal_those_of_tools_in_full() {
+        use crate::parse::ast::Surface;
+        let mut kept = 0;
+        for (name, model) in models() {
+            for svc in &model.services {
+                let memo = Memo::default();
+                for op in &svc.operations {
+                    for refs in [Refs::Inline, Refs::Shared] {
+                        for close_objects in [false, true] {
+                            let style = Style { refs, close_objects };
+                            let Some(full) = tool::build(op, svc, style, &memo, Bodies::Full, true) else { continue };
+                            kept += usize::from(full.tool.output.as_ref().is_some_and(|o| o.get("$defs").is_some()));
+                            for bodies in [Bodies::Named, Bodies::Counted] {
+                                let sized = tool::build(op, svc, style, &memo, bodies, true).unwrap();
+                                for t in [Surface::Mcp, Surface::Agent, Surface::Cli] {
+                                    assert_eq!(
+                                        sized.size(t),
+                                        full.tool.size(t),
+                                        "{name}: {} {bodies:?} {style:?}",
+                                        op.action
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(kept > 100, "the fixtures keep types in `$defs`: {kept}");
+    }
 
     fn types(edges: &[(&str, &[&str])]) -> indexmap::IndexMap<String, Value> {
         edges

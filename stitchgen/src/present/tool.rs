@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Converter, Memo, Refs, Style, budget, resolve, schema_with, sorted};
+use super::{Bodies, Converter, Memo, Refs, Style, budget, resolve, schema_with, sorted};
 use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 
@@ -195,7 +195,7 @@ fn cli(model: &Model) -> Vec<Listed> {
     for svc in &model.services {
         let memo = Memo::default();
         for op in svc.operations.iter().filter(|op| op.on(Surface::Cli)) {
-            let Some(sized) = build(op, svc, style, &memo, true, true) else { continue };
+            let Some(sized) = build(op, svc, style, &memo, Bodies::Named, true) else { continue };
             let digest = |v: &Value| super::skeleton_digest(v, svc, style, &memo);
             out.push(Listed {
                 bytes: sized.size(Surface::Cli),
@@ -230,7 +230,7 @@ fn collect(model: &Model, transport: Surface, make: impl Fn(&Operation, &Service
 /// The tool of `op` as built in `style`, before any fitting; with its answer's schema when
 /// `answer` says so.
 pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo, answer: bool) -> Option<Tool> {
-    build(op, svc, style, memo, false, answer).map(|s| s.tool)
+    build(op, svc, style, memo, Bodies::Full, answer).map(|s| s.tool)
 }
 
 /// A tool as built, and when it is a skeleton, the bytes its `null` `$defs` stand for.
@@ -249,21 +249,21 @@ impl Sized {
 }
 
 /// The tool of `op` in `style`, with its answer's schema when `answer` says so; a skeleton
-/// leaves every `$defs` entry `null` and counts the bytes of their bodies instead, so a tool's
-/// size is known without spelling it out.
+/// (see [`Bodies`]) counts the bytes of the `$defs` bodies it leaves out, so a tool's size is
+/// known without spelling it out.
 pub(super) fn build(
     op: &Operation,
     svc: &Service,
     style: Style<'_>,
     memo: &Memo,
-    skeleton: bool,
+    bodies: Bodies,
     answer: bool,
 ) -> Option<Sized> {
     let name = op.tool_name.clone()?;
     let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
-    let (input, input_extra) = tool_input_with(op, svc, style, Some(memo), skeleton);
+    let (input, input_extra) = tool_input_with(op, svc, style, Some(memo), bodies);
     let output =
-        view_output.or(op.output.as_ref()).filter(|_| answer).map(|o| schema_with(o, svc, style, Some(memo), skeleton));
+        view_output.or(op.output.as_ref()).filter(|_| answer).map(|o| schema_with(o, svc, style, Some(memo), bodies));
     let output_extra = output.as_ref().map_or(0, |(_, n)| *n);
     let tool = Tool {
         name,
@@ -306,7 +306,7 @@ fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -
 /// `additionalProperties` kept, and each view default stated as `default` and dropped from
 /// `required`. Both parts are converted together, so the `$defs` they need sit once at the root.
 pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
-    tool_input_with(op, svc, style, None, false).0
+    tool_input_with(op, svc, style, None, Bodies::Full).0
 }
 
 pub(super) fn tool_input_with(
@@ -314,10 +314,10 @@ pub(super) fn tool_input_with(
     svc: &Service,
     style: Style<'_>,
     memo: Option<&Memo>,
-    skeleton: bool,
+    bodies: Bodies,
 ) -> (Value, usize) {
     let mut conv = Converter::new(svc, style, memo);
-    conv.skeleton = skeleton && memo.is_some();
+    conv.bodies = if conv.memo.is_some() { bodies } else { Bodies::Full };
     let mut properties = Map::new();
     let mut required: Vec<Value> = Vec::new();
     let mut rest = Map::new();

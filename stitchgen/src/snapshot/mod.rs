@@ -128,31 +128,11 @@ mod tests {
     use super::*;
     use crate::present::tools;
 
-    /// Every valid fixture, and the two shapes whose types reach each other most.
-    fn models() -> Vec<(String, Model)> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-        let mut paths: Vec<_> = std::fs::read_dir(root.join("valid")).unwrap().map(|e| e.unwrap().path()).collect();
-        paths.sort();
-        paths.extend(
-            ["W0007_ring_of_100_types", "W0007_user_referenced_100_times"]
-                .map(|n| root.join("invalid").join(format!("{n}.stitch.yaml"))),
-        );
-        paths
-            .into_iter()
-            .map(|p| {
-                let input = (p.display().to_string(), std::fs::read(&p).unwrap());
-                let checked = crate::check_inputs(&[input], &crate::Options::default());
-                assert!(!checked.has_errors(), "{}", p.display());
-                (p.display().to_string(), crate::model::lower(&checked.contracts, &checked.sources, &checked.options))
-            })
-            .collect()
-    }
-
     /// The memoized digests are exactly those of the schemas spelled out in full.
     #[test]
     fn digests_from_memoized_bodies_equal_those_of_schemas_in_full() {
         let mut with_defs = 0;
-        for (name, model) in models() {
+        for (name, model) in crate::present::tests::models() {
             for svc in &model.services {
                 let memo = Memo::default();
                 let schemas = svc.operations.iter().flat_map(|o| [&o.params, &o.input, &o.output]).flatten();
