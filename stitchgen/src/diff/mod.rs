@@ -126,7 +126,8 @@ fn common(o: &Operation, n: &Operation, consumer: Consumer, subject: &str, out: 
 }
 
 fn tools(old: &Model, new: &Model, transport: Surface, out: &mut Out) {
-    let list = |m: &Model| present::tools(m, transport, INLINE);
+    // As the transport shows them: an agent tool closed and without an answer or hints.
+    let list = |m: &Model| present::tools(m, transport);
     let (old_tools, new_tools) = (list(old), list(new));
     // The operation behind a tool, which a renamed tool keeps.
     let owner = |t: &Tool| (t.service.clone(), t.action.clone());

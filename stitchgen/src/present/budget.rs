@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
-use super::tool::{advertises_answer, build, tool_input_with};
-use super::{Bodies, Memo, Refs, Style, Tool};
+use super::tool::{Shows, build, tool_input_with};
+use super::{Bodies, Memo, Style, Tool};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Operation, Service};
 use crate::parse::ast::{Contract, Surface};
@@ -70,22 +70,22 @@ pub struct Contributor {
 /// The tool of `op` in `style`, fitted to its budget on `transport`. Its size is first counted
 /// from a skeleton (each `$defs` body's size known once per type), so a tool past its budget
 /// is never spelled out in full.
-pub(super) fn fitted(op: &Operation, svc: &Service, style: Style<'_>, transport: Surface, memo: &Memo) -> Option<Tool> {
+pub(super) fn fitted(op: &Operation, svc: &Service, transport: Surface, memo: &Memo) -> Option<Tool> {
     let budget = op.budget;
-    let answer = advertises_answer(transport);
-    let full = build(op, svc, style, memo, Bodies::Counted, answer)?.size(transport);
+    let shows = Shows::of(transport);
+    let full = build(op, svc, shows, memo, Bodies::Counted)?.size(transport);
     if full as u64 <= budget {
-        return super::tool::tool(op, svc, style, memo, answer);
+        return super::tool::tool(op, svc, shows, memo);
     }
-    let shared = Style { refs: Refs::Shared, ..style };
-    let skeleton = build(op, svc, shared, memo, Bodies::Counted, answer)?;
+    let shared = shows.shared();
+    let skeleton = build(op, svc, shared, memo, Bodies::Counted)?;
     let within = |t: &Tool| t.size(transport) as u64 <= budget;
     let (mut tool, fit) = if skeleton.size(transport) as u64 <= budget {
-        (super::tool::tool(op, svc, shared, memo, answer)?, Fit::Shared)
+        (super::tool::tool(op, svc, shared, memo)?, Fit::Shared)
     } else {
-        let defs = Defs::Memo { memo, svc, style: shared };
+        let defs = Defs::Memo { memo, svc, style: shared.style };
         let mut tool = skeleton.tool;
-        tool.input = tool_input_with(op, svc, shared, Some(memo), Bodies::Full).0;
+        tool.input = tool_input_with(op, svc, shared.style, Some(memo), Bodies::Full).0;
         let fit = match tool.output.take().map(|o| relax_part(&mut tool, &o, Part::Output, &within, &defs)) {
             Some(Some(depth)) => Fit::Output(depth),
             _ => {
@@ -99,7 +99,7 @@ pub(super) fn fitted(op: &Operation, svc: &Service, style: Style<'_>, transport:
         (tool, fit)
     };
     let advertised = tool.size(transport);
-    let contributors = contributors(op, svc, memo, answer);
+    let contributors = contributors(op, svc, memo, shows.answer);
     tool.over = Some(Over { budget, full, advertised, fit, contributors });
     Some(tool)
 }

@@ -12,7 +12,7 @@ use crate::schema::TYPES_PREFIX;
 pub mod budget;
 mod tool;
 
-pub use tool::{Listed, Surfaces, Tool, tool_input, tools};
+pub use tool::{Listed, Shows, Surfaces, Tool, tool_input, tools};
 
 /// How `#/types/NAME` references are presented.
 #[derive(Clone, Copy, Debug)]
@@ -658,10 +658,11 @@ pub(crate) mod tests {
                     for refs in [Refs::Inline, Refs::Shared] {
                         for close_objects in [false, true] {
                             let style = Style { refs, close_objects };
-                            let Some(full) = tool::build(op, svc, style, &memo, Bodies::Full, true) else { continue };
+                            let shows = tool::Shows { style, answer: true, hints: true };
+                            let Some(full) = tool::build(op, svc, shows, &memo, Bodies::Full) else { continue };
                             kept += usize::from(full.tool.output.as_ref().is_some_and(|o| o.get("$defs").is_some()));
                             for bodies in [Bodies::Named, Bodies::Counted] {
-                                let sized = tool::build(op, svc, style, &memo, bodies, true).unwrap();
+                                let sized = tool::build(op, svc, shows, &memo, bodies).unwrap();
                                 for t in [Surface::Mcp, Surface::Agent, Surface::Cli] {
                                     assert_eq!(
                                         sized.size(t),

@@ -44,7 +44,7 @@ impl Tool {
     pub fn entry(&self, transport: Surface, stamp: Option<&Value>) -> Value {
         let mut o = Map::new();
         o.insert("name".into(), json!(self.name));
-        if !advertises_answer(transport) {
+        if !Shows::of(transport).answer {
             o.insert("description".into(), json!(self.description));
             o.insert("parameters".into(), self.input.clone());
             return Value::Object(o);
@@ -84,10 +84,34 @@ impl Tool {
     }
 }
 
-/// Whether `transport`'s tool definitions state the answer's schema: an agent function tool
-/// has its parameters alone, so an agent tool is built without one.
-pub(super) fn advertises_answer(transport: Surface) -> bool {
-    transport != Surface::Agent
+/// What `transport`'s tool definitions show, decided here and nowhere else: every tool list,
+/// manifest, snapshot row, catalog stamp and diff reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct Shows {
+    /// How schemas are presented: types inlined (kept once in `$defs` where they recur), and
+    /// on the agent surface every object closed, as providers require of function tools.
+    pub style: Style<'static>,
+    /// Whether the answer's schema is stated: an agent function tool has its parameters alone.
+    pub answer: bool,
+    /// Whether the title, annotations and UI hints are: MCP's alone.
+    pub hints: bool,
+}
+
+impl Shows {
+    /// What `transport` shows of a tool.
+    pub fn of(transport: Surface) -> Self {
+        let agent = transport == Surface::Agent;
+        Shows {
+            style: Style { refs: Refs::Inline, close_objects: agent },
+            answer: !agent,
+            hints: transport == Surface::Mcp,
+        }
+    }
+
+    /// The same, with types kept once in `$defs`: how a tool past its budget is built first.
+    pub(super) fn shared(self) -> Self {
+        Shows { style: Style { refs: Refs::Shared, ..self.style }, ..self }
+    }
 }
 
 /// What the surface snapshot states of a tool on one transport: whose it is, what it costs a
@@ -159,14 +183,8 @@ impl Surfaces {
     /// The tools of every tool surface of `model`; those of the two manifests fitted to their
     /// budgets.
     pub fn new(model: &Model) -> Self {
-        let fitted = |transport, style| {
-            collect(model, transport, |op, svc, memo| budget::fitted(op, svc, style, transport, memo))
-        };
-        Surfaces {
-            mcp: fitted(Surface::Mcp, Style { refs: Refs::Inline, close_objects: false }),
-            agent: fitted(Surface::Agent, Style { refs: Refs::Inline, close_objects: true }),
-            cli: cli(model),
-        }
+        let fitted = |transport| collect(model, transport, |op, svc, memo| budget::fitted(op, svc, transport, memo));
+        Surfaces { mcp: fitted(Surface::Mcp), agent: fitted(Surface::Agent), cli: cli(model) }
     }
 
     /// The tools of the manifest of `transport` (none for the CLI and HTTP).
@@ -190,13 +208,13 @@ impl Surfaces {
 /// The CLI's commands as the snapshot states them, each built as a skeleton and its digests
 /// filled from the memo: the same figures as [`Listed::of`] on the command built in full.
 fn cli(model: &Model) -> Vec<Listed> {
-    let style = Style { refs: Refs::Inline, close_objects: false };
+    let shows = Shows::of(Surface::Cli);
     let mut out: Vec<Listed> = Vec::new();
     for svc in &model.services {
         let memo = Memo::default();
         for op in svc.operations.iter().filter(|op| op.on(Surface::Cli)) {
-            let Some(sized) = build(op, svc, style, &memo, Bodies::Named, true) else { continue };
-            let digest = |v: &Value| super::skeleton_digest(v, svc, style, &memo);
+            let Some(sized) = build(op, svc, shows, &memo, Bodies::Named) else { continue };
+            let digest = |v: &Value| super::skeleton_digest(v, svc, shows.style, &memo);
             out.push(Listed {
                 bytes: sized.size(Surface::Cli),
                 input: digest(&sized.tool.input),
@@ -209,10 +227,11 @@ fn cli(model: &Model) -> Vec<Listed> {
     out
 }
 
-/// The tools on `transport`, sorted by name, presented in `style` in full whatever their
-/// budget: what `diff` compares, as the runner validates every call against the full schemas.
-pub fn tools(model: &Model, transport: Surface, style: Style<'_>) -> Vec<Tool> {
-    collect(model, transport, |op, svc, memo| tool(op, svc, style, memo, true))
+/// The tools on `transport`, sorted by name, as that transport shows them ([`Shows`]) but in
+/// full whatever their budget: what `diff` compares, as the runner validates every call
+/// against the full schemas.
+pub fn tools(model: &Model, transport: Surface) -> Vec<Tool> {
+    collect(model, transport, |op, svc, memo| tool(op, svc, Shows::of(transport), memo))
 }
 
 /// The tool `make` builds for each operation on `transport`, sorted by name; one memo of type
@@ -227,10 +246,9 @@ fn collect(model: &Model, transport: Surface, make: impl Fn(&Operation, &Service
     out
 }
 
-/// The tool of `op` as built in `style`, before any fitting; with its answer's schema when
-/// `answer` says so.
-pub(super) fn tool(op: &Operation, svc: &Service, style: Style<'_>, memo: &Memo, answer: bool) -> Option<Tool> {
-    build(op, svc, style, memo, Bodies::Full, answer).map(|s| s.tool)
+/// The tool of `op` as `shows` says, before any fitting.
+pub(super) fn tool(op: &Operation, svc: &Service, shows: Shows, memo: &Memo) -> Option<Tool> {
+    build(op, svc, shows, memo, Bodies::Full).map(|s| s.tool)
 }
 
 /// A tool as built, and when it is a skeleton, the bytes its `null` `$defs` stand for.
@@ -243,37 +261,38 @@ pub(super) struct Sized {
 impl Sized {
     /// The size the tool has on `transport` once its `$defs` are filled in.
     pub(super) fn size(&self, transport: Surface) -> usize {
-        let output = if advertises_answer(transport) { self.output } else { 0 };
+        let output = if Shows::of(transport).answer { self.output } else { 0 };
         self.tool.size(transport) + self.input + output
     }
 }
 
-/// The tool of `op` in `style`, with its answer's schema when `answer` says so; a skeleton
-/// (see [`Bodies`]) counts the bytes of the `$defs` bodies it leaves out, so a tool's size is
-/// known without spelling it out.
-pub(super) fn build(
-    op: &Operation,
-    svc: &Service,
-    style: Style<'_>,
-    memo: &Memo,
-    bodies: Bodies,
-    answer: bool,
-) -> Option<Sized> {
+/// The tool of `op` as `shows` says; a skeleton (see [`Bodies`]) counts the bytes of the
+/// `$defs` bodies it leaves out, so a tool's size is known without spelling it out.
+pub(super) fn build(op: &Operation, svc: &Service, shows: Shows, memo: &Memo, bodies: Bodies) -> Option<Sized> {
+    let style = shows.style;
     let name = op.tool_name.clone()?;
     let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
     let (input, input_extra) = tool_input_with(op, svc, style, Some(memo), bodies);
-    let output =
-        view_output.or(op.output.as_ref()).filter(|_| answer).map(|o| schema_with(o, svc, style, Some(memo), bodies));
+    let output = view_output
+        .or(op.output.as_ref())
+        .filter(|_| shows.answer)
+        .map(|o| schema_with(o, svc, style, Some(memo), bodies));
     let output_extra = output.as_ref().map_or(0, |(_, n)| *n);
     let tool = Tool {
         name,
-        title: op.annotations.as_ref().and_then(|a| a.get("title")).and_then(Value::as_str).map(str::to_owned),
+        title: op
+            .annotations
+            .as_ref()
+            .filter(|_| shows.hints)
+            .and_then(|a| a.get("title"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
         description: op.desc.clone(),
         input,
         output: output.map(|(o, _)| wrapped(o, op.wrap, style)),
         wrap: op.wrap,
-        annotations: op.annotations.clone(),
-        ui: op.ui.clone(),
+        annotations: op.annotations.clone().filter(|_| shows.hints),
+        ui: op.ui.clone().filter(|_| shows.hints),
         service: op.service.clone(),
         action: op.action.clone(),
         kind: op.kind,
@@ -305,8 +324,8 @@ fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -
 /// Params and input as one object schema: properties merged, `required` joined, the input's
 /// `additionalProperties` kept, and each view default stated as `default` and dropped from
 /// `required`. Both parts are converted together, so the `$defs` they need sit once at the root.
-pub fn tool_input(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
-    tool_input_with(op, svc, style, None, Bodies::Full).0
+pub fn tool_input(op: &Operation, svc: &Service, transport: Surface) -> Value {
+    tool_input_with(op, svc, Shows::of(transport).style, None, Bodies::Full).0
 }
 
 pub(super) fn tool_input_with(

@@ -143,8 +143,7 @@ mod tests {
                     assert_eq!(present::schema_digest(s, svc, INLINE, &memo), want, "{name}");
                 }
             }
-            let full: Vec<Listed> =
-                tools(&model, Surface::Cli, INLINE).iter().map(|t| Listed::of(t, Surface::Cli)).collect();
+            let full: Vec<Listed> = tools(&model, Surface::Cli).iter().map(|t| Listed::of(t, Surface::Cli)).collect();
             assert_eq!(Surfaces::new(&model).cli, full, "{name}: the CLI rows");
         }
         assert!(with_defs > 100, "the fixtures exercise `$defs`: {with_defs}");

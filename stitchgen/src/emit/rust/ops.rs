@@ -197,7 +197,8 @@ impl<'a> Op<'a> {
         if !self.op.is_tool() {
             return quote!(::core::option::Option::None);
         }
-        let text = self.standalone(&present::tool_input(self.op, self.svc, INLINE));
+        // The CLI reads its flags from it; the tool surfaces' input, as the CLI shows it.
+        let text = self.standalone(&present::tool_input(self.op, self.svc, Surface::Cli));
         quote!(::core::option::Option::Some(#text))
     }
 
@@ -480,8 +481,6 @@ impl<'a> Op<'a> {
     }
 }
 
-/// Schemas in generated code: `$ref`s inlined (recursive types keep `$defs`), objects as declared.
-const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
 /// The runner's schemas: references into the module's types document, each type written once.
 const REGISTRY: Style<'static> = Style { refs: Refs::Registry, close_objects: false };
 

@@ -1,0 +1,104 @@
+//! Each transport's tool list as its manifest shows it: the snapshot's sizes and catalog stamps
+//! are those of the manifests' entries, and `diff` compares each tool as its transport ships it.
+
+use serde_json::{Value, json};
+use stitchgen::Options;
+use stitchgen::canonical::digest;
+use stitchgen::diff::rules::Consumer;
+use stitchgen_tests::{fixtures, repo_root};
+
+/// The MCP manifest, the agent manifest and the snapshot of one set of contracts.
+fn generate(inputs: &[(String, Vec<u8>)]) -> (Value, Value, Value) {
+    let generated = stitchgen::generate_checked(stitchgen::check_inputs(inputs, &Options::default())).unwrap();
+    assert!(!generated.checked.has_errors(), "{:?}", generated.checked.diagnostics);
+    let artifact = |name: &str| -> Value {
+        let a = generated.artifacts.iter().find(|a| a.name == name).unwrap();
+        serde_json::from_slice(&a.bytes).unwrap()
+    };
+    (artifact("mcp-tools.json"), artifact("agent-tools.json"), serde_json::from_slice(&generated.snapshot).unwrap())
+}
+
+/// A tool's manifest entry without the catalog stamp every MCP tool carries alike.
+fn unstamped(entry: &Value) -> Value {
+    let mut entry = entry.clone();
+    if let Some(meta) = entry.get_mut("_meta").and_then(Value::as_object_mut) {
+        meta.remove("stitchgen/catalog");
+        if meta.is_empty() {
+            entry.as_object_mut().unwrap().remove("_meta");
+        }
+    }
+    entry
+}
+
+fn surface<'a>(snapshot: &'a Value, transport: &str) -> &'a Value {
+    snapshot["toolSurfaces"].as_array().unwrap().iter().find(|s| s["transport"] == transport).unwrap()
+}
+
+fn people() -> String {
+    std::fs::read_to_string(repo_root().join("fixtures/valid/people.stitch.yaml")).unwrap()
+}
+
+fn input(text: &str) -> Vec<(String, Vec<u8>)> {
+    vec![("people.stitch.yaml".to_owned(), text.as_bytes().to_vec())]
+}
+
+#[test]
+fn every_tool_row_states_its_manifest_entry_and_every_stamp_covers_that_manifest() {
+    let mut rows = 0;
+    for f in fixtures("valid") {
+        let (mcp, agent, snapshot) = generate(&[(f.display().to_string(), std::fs::read(&f).unwrap())]);
+        for (transport, manifest) in [("MCP", &mcp), ("AGENT", &agent)] {
+            let entries: Vec<Value> = manifest["tools"].as_array().unwrap().iter().map(unstamped).collect();
+            let listed = surface(&snapshot, transport);
+            let tools = listed["tools"].as_array().unwrap();
+            let names = |v: &[Value]| v.iter().map(|t| t["name"].clone()).collect::<Vec<_>>();
+            assert_eq!(names(tools), names(&entries), "{}: {transport} rows", f.display());
+            for (row, entry) in tools.iter().zip(&entries) {
+                let compact = serde_json::to_string(entry).unwrap().len();
+                assert_eq!(row["bytes"], json!(compact), "{}: {transport} {}", f.display(), row["name"]);
+                rows += 1;
+            }
+            // The stamp covers what the manifest advertises, and nothing else.
+            assert_eq!(listed["catalog"], json!(digest(&Value::Array(entries))), "{}: {transport}", f.display());
+        }
+        for tool in mcp["tools"].as_array().unwrap() {
+            let stamp = &tool["_meta"]["stitchgen/catalog"]["digest"];
+            assert_eq!(stamp, &surface(&snapshot, "MCP")["catalog"], "{}", f.display());
+        }
+    }
+    assert!(rows > 100, "{rows} rows");
+}
+
+#[test]
+fn an_annotation_edit_moves_only_the_mcp_stamp_and_only_mcp_diff_rows() {
+    let old = people();
+    let new = old.replacen("name: get_person\n      annotations: { readOnlyHint: true }", "name: get_person", 1);
+    assert_ne!(old, new);
+    let (_, _, before) = generate(&input(&old));
+    let (_, _, after) = generate(&input(&new));
+    assert_ne!(surface(&before, "MCP")["catalog"], surface(&after, "MCP")["catalog"]);
+    for transport in ["AGENT", "CLI"] {
+        assert_eq!(surface(&before, transport), surface(&after, transport), "{transport}");
+    }
+    let changes = stitchgen::diff(&input(&old), &input(&new), &Options::default()).changes;
+    let tools: Vec<(&str, &str)> =
+        changes.iter().filter(|c| c.consumer == Consumer::Tools).map(|c| (c.subject.as_str(), c.rule)).collect();
+    assert_eq!(tools, [("get_person (MCP)", "read-only-dropped")]);
+}
+
+#[test]
+fn agent_tools_are_compared_closed_as_they_ship() {
+    // Closing an open input narrows what an MCP client may send; an agent tool ships every
+    // object closed already, so nothing changes for it.
+    let old = people();
+    let open = "    desc: Change a person's name, team or contact details.\n    input:\n      type: object\n";
+    let new = old.replacen(open, &format!("{open}      additionalProperties: false\n"), 1);
+    assert_ne!(old, new);
+    let (_, agent, _) = generate(&input(&old));
+    assert!(agent["tools"].as_array().unwrap().iter().any(|t| t["name"] == "update_person"));
+    let changes = stitchgen::diff(&input(&old), &input(&new), &Options::default()).changes;
+    let subjects: Vec<&str> =
+        changes.iter().filter(|c| c.consumer == Consumer::Tools).map(|c| c.subject.as_str()).collect();
+    assert!(subjects.contains(&"update_person (MCP)"), "{subjects:?}");
+    assert!(!subjects.iter().any(|s| s.ends_with("(AGENT)")), "{subjects:?}");
+}
