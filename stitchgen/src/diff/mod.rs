@@ -4,11 +4,11 @@
 pub mod report;
 pub mod rules;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::model::{Model, Operation, Service};
+use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 use crate::present::{self, Refs, Style, Tool};
 use rules::{Consumer, Level, rule};
@@ -48,9 +48,10 @@ const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false 
 /// Every change from `old` to `new`, most severe first. A pure reordering yields none.
 pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
     let mut out = Out(Vec::new());
-    http(old, new, &mut out);
+    let (old, new) = (Index::new(old), Index::new(new));
+    http(&old, &new, &mut out);
     for transport in [Surface::Mcp, Surface::Agent, Surface::Cli] {
-        tools(old, new, transport, &mut out);
+        tools(&old, &new, transport, &mut out);
     }
     let mut changes = out.0;
     changes.sort_by(|a, b| {
@@ -62,21 +63,43 @@ pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
     changes
 }
 
-fn ops(model: &Model) -> Vec<(&Service, &Operation)> {
-    model.services.iter().flat_map(|s| s.operations.iter().map(move |o| (s, o))).collect()
+/// A model with its operations by (service, action, kind), each looked up rather than searched
+/// for; a tool names its operation the same way.
+struct Index<'m> {
+    model: &'m Model,
+    ops: BTreeMap<(&'m str, &'m str, OpKind), (&'m Service, &'m Operation)>,
 }
 
-fn find<'a>(model: &'a Model, op: &Operation) -> Option<(&'a Service, &'a Operation)> {
-    ops(model).into_iter().find(|(_, o)| o.service == op.service && o.action == op.action && o.kind == op.kind)
-}
-
-fn http(old: &Model, new: &Model, out: &mut Out) {
-    fn on_http(m: &Model) -> Vec<(&Service, &Operation)> {
-        ops(m).into_iter().filter(|(_, o)| o.http.is_some()).collect()
+impl<'m> Index<'m> {
+    fn new(model: &'m Model) -> Self {
+        let ops = model
+            .services
+            .iter()
+            .flat_map(|s| s.operations.iter().map(move |o| ((o.service.as_str(), o.action.as_str(), o.kind), (s, o))))
+            .collect();
+        Index { model, ops }
     }
-    for (os, o) in on_http(old) {
+
+    /// The operation of this model that `op` (of the other model) is.
+    fn find(&self, op: &Operation) -> Option<(&'m Service, &'m Operation)> {
+        self.ops.get(&(op.service.as_str(), op.action.as_str(), op.kind)).copied()
+    }
+
+    /// The operation behind tool `t`.
+    fn owner(&self, t: &Tool) -> Option<&'m Operation> {
+        self.ops.get(&(t.service.as_str(), t.action.as_str(), t.kind)).map(|(_, o)| *o)
+    }
+
+    /// The operations on HTTP, by service, action and kind.
+    fn on_http(&self) -> impl Iterator<Item = (&'m Service, &'m Operation)> {
+        self.ops.values().copied().filter(|(_, o)| o.http.is_some())
+    }
+}
+
+fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
+    for (os, o) in old.on_http() {
         let subject = format!("{}.{}", o.service, o.action);
-        let Some((ns, n)) = find(new, o).filter(|(_, n)| n.http.is_some()) else {
+        let Some((ns, n)) = new.find(o).filter(|(_, n)| n.http.is_some()) else {
             out.push(Consumer::Http, &subject, "operation-removed", format!("{} {} is gone", method(o), path(o)));
             continue;
         };
@@ -94,8 +117,8 @@ fn http(old: &Model, new: &Model, out: &mut Out) {
         c.schema(o.input.as_ref(), n.input.as_ref(), "input", Dir::Input, out);
         c.schema(o.output.as_ref(), n.output.as_ref(), "output", Dir::Output, out);
     }
-    for (_, n) in on_http(new) {
-        if find(old, n).filter(|(_, o)| o.http.is_some()).is_none() {
+    for (_, n) in new.on_http() {
+        if old.find(n).filter(|(_, o)| o.http.is_some()).is_none() {
             out.push(
                 Consumer::Http,
                 &format!("{}.{}", n.service, n.action),
@@ -125,42 +148,39 @@ fn common(o: &Operation, n: &Operation, consumer: Consumer, subject: &str, out: 
     }
 }
 
-fn tools(old: &Model, new: &Model, transport: Surface, out: &mut Out) {
+fn tools(old: &Index<'_>, new: &Index<'_>, transport: Surface, out: &mut Out) {
     // As the transport shows them: an agent tool closed and without an answer or hints.
-    let list = |m: &Model| present::tools(m, transport);
-    let (old_tools, new_tools) = (list(old), list(new));
+    let (old_tools, new_tools) = (present::tools(old.model, transport), present::tools(new.model, transport));
+    let by_name = |tools: &[Tool]| -> BTreeMap<String, usize> {
+        tools.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect()
+    };
     // The operation behind a tool, which a renamed tool keeps.
+    let by_owner = |tools: &[Tool]| -> BTreeMap<(String, String), usize> {
+        tools.iter().enumerate().map(|(i, t)| ((t.service.clone(), t.action.clone()), i)).collect()
+    };
+    let (old_names, new_names) = (by_name(&old_tools), by_name(&new_tools));
+    let (old_owners, new_owners) = (by_owner(&old_tools), by_owner(&new_tools));
     let owner = |t: &Tool| (t.service.clone(), t.action.clone());
     let t = transport.as_str();
     for ot in &old_tools {
         let subject = format!("{} ({t})", ot.name);
-        match new_tools.iter().find(|nt| nt.name == ot.name) {
-            Some(nt) => tool(old, new, (ot, nt), transport, &subject, out),
-            None => {
-                let moved = new_tools.iter().find(|nt| owner(nt) == owner(ot));
-                match moved {
-                    Some(nt) => out.push(Consumer::Tools, &subject, "tool-renamed", format!("now `{}`", nt.name)),
-                    None => out.push(Consumer::Tools, &subject, "tool-removed", format!("no longer on {t}")),
-                }
-            }
+        match new_names.get(&ot.name) {
+            Some(&i) => tool((old, new), (ot, &new_tools[i]), &subject, out),
+            None => match new_owners.get(&owner(ot)) {
+                Some(&i) => out.push(Consumer::Tools, &subject, "tool-renamed", format!("now `{}`", new_tools[i].name)),
+                None => out.push(Consumer::Tools, &subject, "tool-removed", format!("no longer on {t}")),
+            },
         }
     }
     for nt in &new_tools {
-        let renamed = old_tools.iter().any(|ot| owner(ot) == owner(nt));
-        if !old_tools.iter().any(|ot| ot.name == nt.name) && !renamed {
+        if !old_names.contains_key(&nt.name) && !old_owners.contains_key(&owner(nt)) {
             out.push(Consumer::Tools, &format!("{} ({t})", nt.name), "tool-added", format!("on {t}"));
         }
     }
 }
 
-fn tool(old: &Model, new: &Model, (ot, nt): (&Tool, &Tool), transport: Surface, subject: &str, out: &mut Out) {
-    fn op_of<'m>(m: &'m Model, t: &Tool, transport: Surface) -> Option<&'m Operation> {
-        ops(m)
-            .into_iter()
-            .find(|(_, o)| o.tool_name.as_deref() == Some(t.name.as_str()) && o.on(transport))
-            .map(|(_, o)| o)
-    }
-    if let (Some(o), Some(n)) = (op_of(old, ot, transport), op_of(new, nt, transport)) {
+fn tool((old, new): (&Index<'_>, &Index<'_>), (ot, nt): (&Tool, &Tool), subject: &str, out: &mut Out) {
+    if let (Some(o), Some(n)) = (old.owner(ot), new.owner(nt)) {
         common(o, n, Consumer::Tools, subject, out);
         view(o, n, subject, out);
     }
