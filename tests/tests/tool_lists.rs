@@ -102,3 +102,48 @@ fn agent_tools_are_compared_closed_as_they_ship() {
     assert!(subjects.contains(&"update_person (MCP)"), "{subjects:?}");
     assert!(!subjects.iter().any(|s| s.ends_with("(AGENT)")), "{subjects:?}");
 }
+
+#[test]
+fn an_object_answer_stated_through_all_of_or_one_of_is_typed_at_the_root() {
+    // Real descriptions compose answers (Petstore's `Pet` is `allOf: [NewPet, {id}]`); MCP
+    // requires `type: object` at the root of every `outputSchema`.
+    let text = r##"stitch: 1
+service: pets
+types:
+  NewPet:
+    type: object
+    required: [name]
+    properties: { name: { type: string } }
+  Pet:
+    allOf:
+      - { $ref: "#/types/NewPet" }
+      - { type: object, required: [id], properties: { id: { type: integer } } }
+  Cat: { type: object, required: [meow], properties: { meow: { type: boolean } } }
+  Dog: { type: object, required: [bark], properties: { bark: { type: boolean } } }
+  Kind: { oneOf: [{ $ref: "#/types/Cat" }, { $ref: "#/types/Dog" }] }
+endpoints:
+  get:
+    method: GET
+    path: /:id
+    desc: Get one pet.
+    output: { $ref: "#/types/Pet" }
+    expose: [HTTP, MCP, AGENT, CLI]
+  kind:
+    method: GET
+    path: /:id/kind
+    desc: Get what kind of pet it is.
+    output: { $ref: "#/types/Kind" }
+    expose: [HTTP, MCP, AGENT, CLI]
+"##;
+    let (mcp, _, _) = generate(&[("pets.stitch.yaml".to_owned(), text.as_bytes().to_vec())]);
+    let tools = mcp["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 2);
+    let validator = stitchgen_tests::mcp_tool_validator();
+    for tool in tools {
+        assert_eq!(tool["outputSchema"]["type"], "object", "{}", tool["name"]);
+        if let Some(v) = &validator {
+            let errors: Vec<String> = v.iter_errors(tool).map(|e| e.to_string()).collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", tool["name"]);
+        }
+    }
+}

@@ -85,6 +85,10 @@ pub struct Operation {
     /// How its tool answer is wrapped on every tool surface: a non-object answer on an MCP
     /// target whose answers must be objects. `None` off tool surfaces.
     pub wrap: Option<Wrap>,
+    /// Whether its tool answer is an object on a target whose answers must be objects: then the
+    /// answer's schema states `type: object` at its root (MCP requires it), even where the
+    /// contract says so only through `allOf` or `oneOf`.
+    pub object_answer: bool,
     /// Bytes its tool definition may take in a manifest (`tool.budget`, else `toolBudget`, else
     /// [`crate::present::budget::DEFAULT`]).
     pub budget: u64,
@@ -370,6 +374,7 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint, obje
         http_kind: http_kind(e),
         present: Vec::new(),
         wrap: wrap(c, answer.filter(|_| is_tool && objects_only)),
+        object_answer: is_tool && objects_only && answer.is_some() && wrap(c, answer).is_none(),
         budget: budget(c, tool.and_then(|t| t.budget.as_ref())),
         surfaces,
     }
@@ -548,6 +553,7 @@ fn runtime_tool(c: &Contract, service: &str, scope: &str, t: &RuntimeTool, objec
         http_kind: HttpKind::default(),
         present: t.present.iter().flat_map(|p| p.value.iter()).map(|p| p.value).collect(),
         wrap: wrap(c, t.output.as_ref().filter(|_| objects_only)),
+        object_answer: objects_only && t.output.is_some() && wrap(c, t.output.as_ref()).is_none(),
         budget: budget(c, t.budget.as_ref()),
     }
 }

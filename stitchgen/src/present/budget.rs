@@ -159,6 +159,12 @@ enum Defs<'a> {
 }
 
 impl Defs<'_> {
+    /// Whether every object of the schema is closed (an agent tool's): a loosened object
+    /// stays closed, since providers refuse a function tool with an open one.
+    fn closed(&self) -> bool {
+        matches!(self, Defs::Memo { style, .. } if style.close_objects)
+    }
+
     fn get(&self, name: &str) -> Option<Value> {
         match self {
             Defs::Own(defs) => defs.and_then(|d| d.get(name)).cloned(),
@@ -269,6 +275,9 @@ impl Relaxer<'_> {
     fn loose(&self, v: &Value) -> Value {
         let mut out = Map::new();
         if let Some(types) = self.types(v, 8) {
+            if self.defs.closed() && types.contains(&"object") {
+                out.insert("additionalProperties".into(), Value::Bool(false));
+            }
             out.insert("type".into(), if types.len() == 1 { json!(types[0]) } else { json!(types) });
         }
         if let Some(name) = def_name(v) {

@@ -289,7 +289,7 @@ pub(super) fn build(op: &Operation, svc: &Service, shows: Shows, memo: &Memo, bo
             .map(str::to_owned),
         description: op.desc.clone(),
         input,
-        output: output.map(|(o, _)| wrapped(o, op.wrap, style)),
+        output: output.map(|(o, _)| wrapped(o, op, style)),
         wrap: op.wrap,
         annotations: op.annotations.clone().filter(|_| shows.hints),
         ui: op.ui.clone().filter(|_| shows.hints),
@@ -304,8 +304,17 @@ pub(super) fn build(op: &Operation, svc: &Service, shows: Shows, memo: &Memo, bo
 /// The answer schema as a tool advertises it: an answer wrapped under `wrap`'s key is one
 /// required property of an object. The `$defs` its references point into move to the new root,
 /// where `#/$defs/…` resolves.
-fn wrapped(answer: Value, wrap: Option<crate::schema::Wrap>, style: Style<'_>) -> Value {
-    let Some(wrap) = wrap else { return answer };
+fn wrapped(answer: Value, op: &Operation, style: Style<'_>) -> Value {
+    let Some(wrap) = op.wrap else {
+        return match answer {
+            // An object stated through `allOf` or `oneOf` alone: typed at the root.
+            Value::Object(mut map) if op.object_answer && !map.contains_key("type") => {
+                map.insert("type".into(), json!("object"));
+                Value::Object(sorted(map))
+            }
+            answer => answer,
+        };
+    };
     let mut answer = answer;
     let defs = answer.as_object_mut().and_then(|m| m.remove("$defs"));
     let mut out = Map::new();
