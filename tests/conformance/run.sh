@@ -15,13 +15,7 @@ for v in 2025-11-25 2026-07-28; do
   fi
 done
 
-venv="$root/.tools/conformance-venv"
-if [ ! -x "$venv/bin/python" ] || ! cmp -s tests/conformance/requirements.txt "$venv/requirements.txt"; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
-  cp tests/conformance/requirements.txt "$venv/requirements.txt"
-fi
+. tests/conformance/venv.sh
 
 # The binary as the README's test command builds it: with the same features nothing recompiles
 # after it (`cargo build -p stitchgen` would resolve features anew and rebuild half the tree).

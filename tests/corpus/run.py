@@ -1,0 +1,198 @@
+"""Real API descriptions through stitchgen, as a team adopting it would run them.
+
+usage: run.py BIN CORPUS_DIR MCP_SPEC_DIR WORK_DIR RUNTIME_DIR
+
+Every document of the corpus (nobody here wrote them) is imported twice, as written and with
+`--expose`; each contract must pass `check`, and `generate` must succeed within the time and
+memory bounds below, with every MCP tool valid against the official schema and within its
+byte budget, and every artifact valid (tests/conformance/validate.py). The Rust modules of the
+exposed contracts are then type-checked together in one crate that depends on
+stitchgen-runtime alone, under deny(warnings, missing_docs), and the three smallest are built.
+One line per document and mode goes to stdout, so a regression shows in the CI log.
+Exits 1 when anything fails; a missing corpus fails too, it never skips.
+"""
+
+import gzip
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+VALIDATE = HERE.parent / "conformance" / "validate.py"
+
+# Bounds on one `generate` of the debug binary. The slowest document, DigitalOcean, took 3.4 s
+# and 400 MiB on a quiet 2-core machine (2026-12-02): about ten times that, so a loaded CI
+# machine passes and a 10x regression does not.
+MAX_SECONDS = 30.0
+MAX_MIB = 4000
+# The default per-tool byte budget (docs/dsl.md); imported contracts set none.
+BUDGET = 16 * 1024
+TARGET = "2025-11-25"
+
+
+def unpack(corpus, into):
+    """(name, entry document) for every corpus document, unpacked into `into`."""
+    docs = []
+    for path in sorted(corpus.iterdir()):
+        if path.name.endswith(".tree.tar.gz"):
+            stem = path.name[: -len(".tree.tar.gz")]
+            with tarfile.open(path) as tar:
+                tar.extractall(into / stem, filter="data")
+            docs.append((stem, find_entry(into / stem)))
+        elif path.name.endswith(".gz"):
+            target = into / path.name[: -len(".gz")]
+            with gzip.open(path) as src, open(target, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            docs.append((target.name, target))
+    return docs
+
+
+def find_entry(tree):
+    """The top-level document of a multi-file description's `specification/` folder."""
+    for spec in sorted(p for p in tree.rglob("specification") if p.is_dir()):
+        for doc in sorted(spec.iterdir()):
+            if doc.is_file() and any(l.startswith("openapi:") for l in doc.read_text(errors="replace").splitlines()):
+                return doc
+    raise SystemExit(f"{tree}: no entry document")
+
+
+def timed(argv):
+    """Runs argv; returns (exit code, stdout+stderr text, wall seconds, peak RSS in MiB)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, out.decode(errors="replace"), time.monotonic() - start, usage.ru_maxrss / 1024
+
+
+def cost(tool):
+    """A tool's definition as its budget counts it: the compact entry, less the catalog stamp."""
+    tool = json.loads(json.dumps(tool))
+    meta = tool.get("_meta", {})
+    meta.pop("stitchgen/catalog", None)
+    if not meta:
+        tool.pop("_meta", None)
+    return len(json.dumps(tool, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def one(bin_, name, entry, expose, work, spec_dir, failures):
+    """Imports, checks and generates one document; returns the generated Rust module, if any."""
+    mode = "expose" if expose else "plain"
+    label = f"{name} ({mode})"
+    contract = work / f"{name}-{mode}.stitch.yaml"
+    argv = [bin_, "import", str(entry), "--out", str(contract)] + (["--expose"] if expose else [])
+    code, out, _, _ = timed(argv + ["--color", "never"])
+    if code != 0:
+        failures.append(f"{label}: import exited {code}:\n{out[-2000:]}")
+        return None
+    code, out, _, _ = timed([bin_, "check", "--color", "never", str(contract)])
+    if code != 0 or "error[" in out:
+        failures.append(f"{label}: check exited {code}:\n{out[-2000:]}")
+        return None
+    dest = work / f"{name}-{mode}"
+    code, out, secs, mib = timed([bin_, "generate", "--color", "never", str(contract), "--out", str(dest)])
+    if code != 0:
+        failures.append(f"{label}: generate exited {code}:\n{out[-2000:]}")
+        return None
+    if secs > MAX_SECONDS or mib > MAX_MIB:
+        failures.append(f"{label}: generate took {secs:.1f} s and {mib:.0f} MiB (bounds {MAX_SECONDS} s, {MAX_MIB} MiB)")
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, VALIDATE, str(dest), str(spec_dir), TARGET], capture_output=True, text=True)
+    checked = time.monotonic() - start
+    if proc.returncode != 0:
+        failures.append(f"{label}: artifacts fail validation:\n{(proc.stdout + proc.stderr)[-2000:]}")
+    tools = json.loads((dest / "mcp-tools.json").read_text())["tools"]
+    over = [t["name"] for t in tools if cost(t) > BUDGET]
+    if over:
+        failures.append(f"{label}: {len(over)} tools past the {BUDGET}-byte budget: {', '.join(over[:5])}")
+    openapi = json.loads((dest / "openapi.json").read_text())
+    operations = sum(1 for item in openapi.get("paths", {}).values() for k in item if k in METHODS)
+    largest = max((cost(t) for t in tools), default=0)
+    print(
+        f"corpus: {label:58} {operations:4} operations {len(tools):4} tools "
+        f"{secs:6.2f} s {mib:6.0f} MiB largest tool {largest:6} bytes (validated in {checked:.0f} s)",
+        flush=True,
+    )
+    modules = [p for p in dest.glob("*.rs")]
+    return modules[0] if len(modules) == 1 else None
+
+
+METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+
+
+def workspace(dir_, runtime, modules, root_lock):
+    """A workspace of one crate per module, each depending on stitchgen-runtime alone: rustc
+    checks them two at a time, and no one of them needs the memory of all together."""
+    members = []
+    for i, (name, module) in enumerate(modules):
+        member = f"m{i}"
+        src = dir_ / member / "src"
+        src.mkdir(parents=True)
+        (dir_ / member / "Cargo.toml").write_text(
+            f"[package]\nname = \"corpus-{member}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n"
+            f"[dependencies]\nstitchgen-runtime = {{ path = {json.dumps(str(runtime))} }}\n"
+        )
+        shutil.copy(module, src / "module.rs")
+        (src / "lib.rs").write_text(
+            f"//! The Rust module stitchgen generates for `{name}`.\n#![deny(warnings, missing_docs)]\n\n"
+            "include!(\"module.rs\");\n"
+        )
+        members.append(member)
+    (dir_ / "Cargo.toml").write_text(
+        "[workspace]\nresolver = \"3\"\nmembers = [" + ", ".join(json.dumps(m) for m in members) + "]\n"
+    )
+    # The repository's lock, so that the crates build on the versions the tests ran on.
+    shutil.copy(root_lock, dir_ / "Cargo.lock")
+    return members
+
+
+def cargo(dir_, args, label, failures):
+    start = time.monotonic()
+    proc = subprocess.run(["cargo", *args, "--quiet"], cwd=dir_, capture_output=True, text=True)
+    secs = time.monotonic() - start
+    print(f"corpus: cargo {args[0]} of {label}: exit {proc.returncode} in {secs:.0f} s", flush=True)
+    if proc.returncode != 0:
+        failures.append(f"cargo {args[0]} of {label} failed:\n{proc.stderr[-4000:]}")
+
+
+def main():
+    bin_, corpus, spec_dir, work, runtime = (pathlib.Path(a).resolve() for a in sys.argv[1:6])
+    if not (corpus / "README.md").is_file():
+        raise SystemExit(f"FAIL: the OpenAPI corpus is not at {corpus}: lay it out beside the clone or set STITCHGEN_CORPUS_DIR")
+    if not (spec_dir / f"schema-{TARGET}.json").is_file():
+        raise SystemExit(f"FAIL: the MCP schema {TARGET} is not in {spec_dir}: set MCP_SPEC_DIR")
+    docs_dir = work / "docs"
+    docs_dir.mkdir(parents=True)
+    docs = unpack(corpus, docs_dir)
+    if len(docs) != 10:
+        raise SystemExit(f"FAIL: the corpus README lists ten documents, found {len(docs)}")
+    failures = []
+    modules = []
+    for name, entry in docs:
+        for expose in (False, True):
+            module = one(str(bin_), name, entry, expose, work, spec_dir, failures)
+            if expose and module is not None:
+                modules.append((name, module))
+    if len(modules) == len(docs):
+        members = workspace(work / "crates", runtime, modules, runtime.parent / "Cargo.lock")
+        cargo(work / "crates", ["check", "--workspace"], "every corpus module", failures)
+        by_size = sorted(zip(members, modules), key=lambda m: m[1][1].stat().st_size)[:3]
+        packages = [a for member, _ in by_size for a in ("-p", f"corpus-{member}")]
+        names = ", ".join(name for _, (name, _) in by_size)
+        cargo(work / "crates", ["build", *packages], f"the three smallest ({names})", failures)
+    else:
+        failures.append(f"only {len(modules)} of {len(docs)} documents generated a Rust module")
+    for f in failures:
+        print(f"FAIL: {f}", file=sys.stderr)
+    print(f"corpus: {len(docs)} documents, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
