@@ -143,7 +143,7 @@ pub fn main() -> ExitCode {
             check(&contracts, snapshot.as_deref(), out.as_deref(), &target.options(), color)
         }
         Command::Generate { contracts, out, snapshot, target } => {
-            let snapshot = snapshot.unwrap_or_else(|| out.join("surface.snapshot.json"));
+            let snapshot = snapshot.unwrap_or_else(|| out.join(crate::verify::SNAPSHOT_FILE));
             generate(&contracts, &out, &snapshot, &target.options(), color)
         }
         Command::Diff { old, new, format, fail_on, target } => {
@@ -183,36 +183,17 @@ fn check(
         Ok(g) => g,
         Err(code) => return code,
     };
-    let mut stale = false;
-    if let Some(path) = snapshot {
-        let committed = std::fs::read(path).ok();
-        if let Err(why) = crate::snapshot::stale::compare(committed.as_deref(), &generated.snapshot) {
-            stale = true;
-            let shown = crate::source::display_path(path);
-            eprintln!("error: the surface snapshot `{shown}` is stale\n{why}");
-            eprintln!(
-                "help: run `stitchgen generate {} --out DIR --snapshot {shown}` and commit the result",
-                args(contracts)
-            );
-        }
+    let findings = crate::verify::verify(&generated, snapshot, out);
+    for f in &findings {
+        eprintln!("error: {f}");
     }
-    if let Some(dir) = out {
-        for a in &generated.artifacts {
-            let path = dir.join(&a.name);
-            if std::fs::read(&path).ok().as_deref() != Some(a.bytes.as_slice()) {
-                stale = true;
-                eprintln!("error: `{}` is stale or missing", crate::source::display_path(&path));
-            }
-        }
-        if stale {
-            eprintln!(
-                "help: run `stitchgen generate {} --out {}` and commit the result",
-                args(contracts),
-                crate::source::display_path(dir)
-            );
-        }
-    }
-    if stale {
+    if !findings.is_empty() {
+        let out = out.map_or_else(|| "DIR".to_owned(), crate::source::display_path);
+        let snapshot = snapshot.map(|s| format!(" --snapshot {}", crate::source::display_path(s))).unwrap_or_default();
+        eprintln!(
+            "help: run `stitchgen generate {} --out {out}{snapshot}`, review the diff and commit it",
+            args(contracts)
+        );
         return ExitCode::from(FINDINGS);
     }
     let n = generated.checked.contracts.len();
@@ -255,18 +236,7 @@ fn generate(
         Ok(g) => g,
         Err(code) => return code,
     };
-    let written = crate::out::write_all(out, &generated.artifacts).and_then(|mut r| {
-        let parent = snapshot.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        std::fs::create_dir_all(parent)?;
-        let name = crate::source::display_path(snapshot);
-        if crate::out::write_if_changed(snapshot, &generated.snapshot)? {
-            r.written.push(name)
-        } else {
-            r.unchanged.push(name)
-        }
-        Ok(r)
-    });
-    match written {
+    match crate::verify::write(&generated, out, snapshot) {
         Ok(r) => {
             let dir = crate::source::display_path(out);
             eprintln!(

@@ -159,10 +159,9 @@ impl Config {
             return Err(BuildError::Declarations(errors));
         }
         if let Some(path) = &self.snapshot {
-            verify_snapshot(path, &generated.snapshot)?;
+            verify_snapshot(path, &generated)?;
         }
-        write(&out_dir, &generated.artifacts)?;
-        crate::out::write_if_changed(&out_dir.join("surface.snapshot.json"), &generated.snapshot)
+        crate::verify::write(&generated, &out_dir, &out_dir.join(crate::verify::SNAPSHOT_FILE))
             .map(|_| ())
             .map_err(BuildError::Write)
     }
@@ -171,20 +170,19 @@ impl Config {
 /// The environment variable that makes a build accept a changed snapshot.
 const UPDATE_ENV: &str = "STITCHGEN_UPDATE";
 
-fn verify_snapshot(path: &Path, fresh: &[u8]) -> Result<(), BuildError> {
+/// Verifies the committed snapshot as `stitchgen check --snapshot` does; with
+/// [`UPDATE_ENV`]`=1`, accepts the fresh one instead.
+fn verify_snapshot(path: &Path, generated: &crate::Generated) -> Result<(), BuildError> {
     println!("cargo:rerun-if-changed={}", path.display());
     println!("cargo:rerun-if-env-changed={UPDATE_ENV}");
     if std::env::var(UPDATE_ENV).is_ok_and(|v| v == "1") {
-        return crate::out::write_if_changed(path, fresh).map(|_| ()).map_err(BuildError::Write);
+        return crate::out::write_if_changed(path, &generated.snapshot).map(|_| ()).map_err(BuildError::Write);
     }
-    let committed = std::fs::read(path).ok();
-    match crate::snapshot::stale::compare(committed.as_deref(), fresh) {
-        Ok(()) => Ok(()),
-        Err(why) => {
-            eprintln!("error: the surface snapshot `{}` is stale\n{why}", path.display());
-            Err(BuildError::StaleSnapshot(path.to_path_buf()))
-        }
+    let findings = crate::verify::verify(generated, Some(path), None);
+    for f in &findings {
+        eprintln!("error: {f}");
     }
+    if findings.is_empty() { Ok(()) } else { Err(BuildError::StaleSnapshot(path.to_path_buf())) }
 }
 
 fn report(checked: &crate::Checked) {
@@ -197,8 +195,4 @@ fn report(checked: &crate::Checked) {
         let file = &checked.sources.file(d.primary.span.file).display;
         println!("cargo:warning={}: {} ({file}:{line}:{col})", d.code.id(), d.message);
     }
-}
-
-fn write(dir: &Path, artifacts: &[crate::out::Artifact]) -> Result<(), BuildError> {
-    crate::out::write_all(dir, artifacts).map(|_| ()).map_err(BuildError::Write)
 }

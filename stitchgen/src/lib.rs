@@ -22,6 +22,7 @@ pub mod present;
 pub mod schema;
 pub mod snapshot;
 pub mod source;
+pub mod verify;
 
 use std::path::Path;
 

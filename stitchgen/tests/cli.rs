@@ -64,3 +64,68 @@ fn schema_prints_the_committed_dsl_schema() {
         "schema/stitch.schema.json is stale: run `cargo run -p stitchgen -- schema > schema/stitch.schema.json`"
     );
 }
+
+/// A scratch folder under the target directory, fresh for each test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn check_out_verifies_the_snapshot_generate_wrote_there_and_shows_what_moved() {
+    let dir = scratch("check-out");
+    let out_dir = dir.to_str().unwrap();
+    let contract = "fixtures/valid/people.stitch.yaml";
+    let generated = stitchgen(&["generate", contract, "--out", out_dir]);
+    assert_eq!(generated.status.code(), Some(0), "{}", text(&generated.stderr));
+    let fresh = stitchgen(&["check", contract, "--out", out_dir]);
+    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh.stderr));
+
+    // A tampered snapshot in DIR fails `check --out DIR`, naming the row that moved.
+    let snapshot = dir.join("surface.snapshot.json");
+    let committed = std::fs::read_to_string(&snapshot).unwrap();
+    std::fs::write(&snapshot, committed.replacen("List people", "List everyone", 1)).unwrap();
+    let tampered = stitchgen(&["check", contract, "--out", out_dir]);
+    let err = text(&tampered.stderr);
+    assert_eq!(tampered.status.code(), Some(1), "{err}");
+    assert!(err.contains("surface.snapshot.json` is stale"), "{err}");
+    assert!(err.contains("description changed"), "{err}");
+    // `--snapshot` names another file: DIR's is not read then.
+    let elsewhere = dir.join("elsewhere.json");
+    std::fs::write(&elsewhere, committed.as_bytes()).unwrap();
+    let named = stitchgen(&["check", contract, "--out", out_dir, "--snapshot", elsewhere.to_str().unwrap()]);
+    assert_eq!(named.status.code(), Some(0), "{}", text(&named.stderr));
+
+    // A stale generated file shows its diff.
+    std::fs::write(&snapshot, committed).unwrap();
+    let openapi = dir.join("openapi.json");
+    let text_before = std::fs::read_to_string(&openapi).unwrap();
+    std::fs::write(&openapi, text_before.replacen("\"title\"", "\"title \"", 1)).unwrap();
+    let stale = stitchgen(&["check", contract, "--out", out_dir]);
+    let err = text(&stale.stderr);
+    assert_eq!(stale.status.code(), Some(1), "{err}");
+    assert!(err.contains("openapi.json` is stale\n--- committed\n+++ generated\n@@"), "{err}");
+    assert!(err.lines().any(|l| l.starts_with('-') && l.contains("\"title \":")), "{err}");
+    assert!(err.lines().any(|l| l.starts_with('+') && l.contains("\"title\":")), "{err}");
+}
+
+#[test]
+fn a_build_script_refuses_the_tampered_snapshot_check_refuses() {
+    let dir = scratch("config-snapshot");
+    let contract = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/valid/people.stitch.yaml");
+    let generated = stitchgen(&["generate", contract.to_str().unwrap(), "--out", dir.to_str().unwrap()]);
+    assert_eq!(generated.status.code(), Some(0), "{}", text(&generated.stderr));
+    let snapshot = dir.join("surface.snapshot.json");
+    let committed = std::fs::read_to_string(&snapshot).unwrap();
+    std::fs::write(&snapshot, committed.replacen("List people", "List everyone", 1)).unwrap();
+    let built = stitchgen::Config::new()
+        .contract(&contract)
+        .snapshot(&snapshot)
+        .out_dir(dir.join("out"))
+        .generate_to_out_dir();
+    assert!(matches!(built, Err(stitchgen::BuildError::StaleSnapshot(_))), "{built:?}");
+    let checked = stitchgen(&["check", contract.to_str().unwrap(), "--snapshot", snapshot.to_str().unwrap()]);
+    assert_eq!(checked.status.code(), Some(1), "{}", text(&checked.stderr));
+}
