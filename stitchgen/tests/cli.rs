@@ -120,11 +120,8 @@ fn a_build_script_refuses_the_tampered_snapshot_check_refuses() {
     let snapshot = dir.join("surface.snapshot.json");
     let committed = std::fs::read_to_string(&snapshot).unwrap();
     std::fs::write(&snapshot, committed.replacen("List people", "List everyone", 1)).unwrap();
-    let built = stitchgen::Config::new()
-        .contract(&contract)
-        .snapshot(&snapshot)
-        .out_dir(dir.join("out"))
-        .generate_to_out_dir();
+    let built =
+        stitchgen::Config::new().contract(&contract).snapshot(&snapshot).out_dir(dir.join("out")).generate_to_out_dir();
     assert!(matches!(built, Err(stitchgen::BuildError::StaleSnapshot(_))), "{built:?}");
     let checked = stitchgen(&["check", contract.to_str().unwrap(), "--snapshot", snapshot.to_str().unwrap()]);
     assert_eq!(checked.status.code(), Some(1), "{}", text(&checked.stderr));

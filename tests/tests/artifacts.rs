@@ -118,3 +118,49 @@ fn a_view_never_changes_a_byte_of_openapi() {
     assert_ne!(text(&a, "mcp-tools.json"), text(&b, "mcp-tools.json"), "the MCP manifest advertises the view");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// HTTP never shows a tool view: `components.schemas` holds the types HTTP operations reach,
+/// and removing every view of every valid fixture moves no byte of `openapi.json`.
+#[test]
+fn openapi_holds_the_types_http_reaches_and_no_view_moves_it() {
+    let text = r##"stitch: 1
+service: people
+types:
+  Person:
+    type: object
+    required: [id, name]
+    properties: { id: { type: string }, name: { type: string }, email: { type: string }, address: { $ref: "#/types/Address" } }
+  Address: { type: object, properties: { city: { type: string } } }
+  Card: { type: object, required: [id], properties: { id: { type: string } } }
+  Unused: { type: string }
+endpoints:
+  get:
+    method: GET
+    path: /:id
+    desc: Get one person.
+    output: { $ref: "#/types/Person" }
+    expose: [HTTP, MCP]
+    tool:
+      view:
+        output: { $ref: "#/types/Card" }
+"##;
+    let checked =
+        stitchgen::check_inputs(&[("people.stitch.yaml".into(), text.as_bytes().to_vec())], &Options::default());
+    let g = stitchgen::generate_checked(checked).unwrap();
+    assert!(!g.checked.has_errors(), "{:?}", g.checked.diagnostics);
+    let openapi: Value =
+        serde_json::from_slice(&g.artifacts.iter().find(|a| a.name == "openapi.json").unwrap().bytes).unwrap();
+    let names: Vec<&String> = openapi["components"]["schemas"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["Address", "ErrorEnvelope", "Person"], "only what HTTP reaches, the envelope included");
+
+    for f in fixtures("valid") {
+        let checked = stitchgen::check_files(std::slice::from_ref(&f)).unwrap();
+        assert!(!checked.has_errors(), "{}", f.display());
+        let model = stitchgen::model::lower(&checked.contracts, &checked.sources, &checked.options);
+        let mut viewless = model.clone();
+        viewless.services.iter_mut().flat_map(|s| s.operations.iter_mut()).for_each(|o| o.view = None);
+        let (with, without) =
+            (stitchgen::emit::openapi::document(&model), stitchgen::emit::openapi::document(&viewless));
+        assert_eq!(with, without, "{}: a view moved openapi.json", f.display());
+    }
+}

@@ -24,12 +24,14 @@ pub fn document(model: &Model) -> Value {
             paths.entry(http.template.clone()).or_default().insert(method_key(http.method), operation(op, svc, style));
         }
     }
-    let mut schemas: BTreeMap<String, Value> = BTreeMap::new();
+    let paths = json!(paths);
+    let mut every: BTreeMap<String, Value> = BTreeMap::new();
     for svc in &model.services {
         for (name, schema) in &svc.types {
-            schemas.insert(names[&(svc.name.clone(), name.clone())].clone(), present::schema(schema, svc, style));
+            every.insert(names[&(svc.name.clone(), name.clone())].clone(), present::schema(schema, svc, style));
         }
     }
+    let mut schemas = reachable(&paths, every);
     schemas.insert(ERROR_ENVELOPE.into(), error_envelope());
     json!({
         "openapi": "3.1.0",
@@ -38,6 +40,40 @@ pub fn document(model: &Model) -> Value {
         "components": { "schemas": schemas },
     })
 }
+
+/// The components `paths` refers to, and those they refer to in turn: HTTP never shows a type
+/// that only a tool view uses, so adding or changing a view moves no byte of the document.
+fn reachable(paths: &Value, mut every: BTreeMap<String, Value>) -> BTreeMap<String, Value> {
+    fn refs<'v>(v: &'v Value, out: &mut Vec<&'v str>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(name) = m.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(COMPONENTS)) {
+                    out.push(name);
+                }
+                m.values().for_each(|c| refs(c, out));
+            }
+            Value::Array(a) => a.iter().for_each(|c| refs(c, out)),
+            _ => {}
+        }
+    }
+    let mut todo: Vec<String> = {
+        let mut found = Vec::new();
+        refs(paths, &mut found);
+        found.into_iter().map(str::to_owned).collect()
+    };
+    let mut kept = BTreeMap::new();
+    while let Some(name) = todo.pop() {
+        let Some(schema) = every.remove(&name) else { continue };
+        let mut found = Vec::new();
+        refs(&schema, &mut found);
+        todo.extend(found.into_iter().map(str::to_owned));
+        kept.insert(name, schema);
+    }
+    kept
+}
+
+/// Where `$ref`s into the document's components point.
+const COMPONENTS: &str = "#/components/schemas/";
 
 fn info(model: &Model) -> Value {
     match model.services.as_slice() {
