@@ -84,22 +84,31 @@ fn diff(committed: &[u8], generated: &[u8]) -> String {
     out
 }
 
-/// Writes `generated` into `out`, and its snapshot to `snapshot` (its folder created), each file
-/// only where its bytes change and atomically; nothing when any error was found.
+/// Writes `generated` into `out`, and its snapshot to `snapshot`, each file only where its
+/// bytes change and atomically; nothing when any error was found.
 pub fn write(generated: &Generated, out: &Path, snapshot: &Path) -> std::io::Result<crate::out::WriteReport> {
     if generated.artifacts.is_empty() {
         return Ok(crate::out::WriteReport::default());
     }
     let mut report = crate::out::write_all(out, &generated.artifacts)?;
-    let parent = snapshot.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent)?;
     let name = crate::source::display_path(snapshot);
-    if crate::out::write_if_changed(snapshot, &generated.snapshot)? {
+    if accept_snapshot(generated, snapshot)? {
         report.written.push(name);
     } else {
         report.unchanged.push(name);
     }
     Ok(report)
+}
+
+/// Writes the fresh snapshot to `path` (its folder created) where its bytes change: what a
+/// reviewer accepts. Nothing when any error was found. Returns whether it wrote.
+pub fn accept_snapshot(generated: &Generated, path: &Path) -> std::io::Result<bool> {
+    if generated.snapshot.is_empty() {
+        return Ok(false);
+    }
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)?;
+    crate::out::write_if_changed(path, &generated.snapshot)
 }
 
 #[cfg(test)]
