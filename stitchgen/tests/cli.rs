@@ -73,20 +73,24 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Generates `contract` into `dir`, then edits its snapshot as a careless merge would; returns
+/// the snapshot's path and its generated text.
+fn generate_and_tamper(contract: &str, dir: &Path) -> (std::path::PathBuf, String) {
+    let generated = stitchgen(&["generate", contract, "--out", dir.to_str().unwrap()]);
+    assert_eq!(generated.status.code(), Some(0), "{}", text(&generated.stderr));
+    let snapshot = dir.join("surface.snapshot.json");
+    let committed = std::fs::read_to_string(&snapshot).unwrap();
+    std::fs::write(&snapshot, committed.replacen("List people", "List everyone", 1)).unwrap();
+    (snapshot, committed)
+}
+
 #[test]
 fn check_out_verifies_the_snapshot_generate_wrote_there_and_shows_what_moved() {
     let dir = scratch("check-out");
     let out_dir = dir.to_str().unwrap();
     let contract = "fixtures/valid/people.stitch.yaml";
-    let generated = stitchgen(&["generate", contract, "--out", out_dir]);
-    assert_eq!(generated.status.code(), Some(0), "{}", text(&generated.stderr));
-    let fresh = stitchgen(&["check", contract, "--out", out_dir]);
-    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh.stderr));
-
     // A tampered snapshot in DIR fails `check --out DIR`, naming the row that moved.
-    let snapshot = dir.join("surface.snapshot.json");
-    let committed = std::fs::read_to_string(&snapshot).unwrap();
-    std::fs::write(&snapshot, committed.replacen("List people", "List everyone", 1)).unwrap();
+    let (snapshot, committed) = generate_and_tamper(contract, &dir);
     let tampered = stitchgen(&["check", contract, "--out", out_dir]);
     let err = text(&tampered.stderr);
     assert_eq!(tampered.status.code(), Some(1), "{err}");
@@ -98,8 +102,10 @@ fn check_out_verifies_the_snapshot_generate_wrote_there_and_shows_what_moved() {
     let named = stitchgen(&["check", contract, "--out", out_dir, "--snapshot", elsewhere.to_str().unwrap()]);
     assert_eq!(named.status.code(), Some(0), "{}", text(&named.stderr));
 
-    // A stale generated file shows its diff.
+    // Restored, the tree passes; then a stale generated file shows its diff.
     std::fs::write(&snapshot, committed).unwrap();
+    let fresh = stitchgen(&["check", contract, "--out", out_dir]);
+    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh.stderr));
     let openapi = dir.join("openapi.json");
     let text_before = std::fs::read_to_string(&openapi).unwrap();
     std::fs::write(&openapi, text_before.replacen("\"title\"", "\"title \"", 1)).unwrap();
@@ -115,11 +121,7 @@ fn check_out_verifies_the_snapshot_generate_wrote_there_and_shows_what_moved() {
 fn a_build_script_refuses_the_tampered_snapshot_check_refuses() {
     let dir = scratch("config-snapshot");
     let contract = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/valid/people.stitch.yaml");
-    let generated = stitchgen(&["generate", contract.to_str().unwrap(), "--out", dir.to_str().unwrap()]);
-    assert_eq!(generated.status.code(), Some(0), "{}", text(&generated.stderr));
-    let snapshot = dir.join("surface.snapshot.json");
-    let committed = std::fs::read_to_string(&snapshot).unwrap();
-    std::fs::write(&snapshot, committed.replacen("List people", "List everyone", 1)).unwrap();
+    let (snapshot, _) = generate_and_tamper(contract.to_str().unwrap(), &dir);
     let built =
         stitchgen::Config::new().contract(&contract).snapshot(&snapshot).out_dir(dir.join("out")).generate_to_out_dir();
     assert!(matches!(built, Err(stitchgen::BuildError::StaleSnapshot(_))), "{built:?}");
