@@ -3,8 +3,10 @@
 
 pub mod report;
 pub mod rules;
+mod schema;
+mod union;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -12,6 +14,7 @@ use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 use crate::present::{self, Refs, Style, Tool};
 use rules::{Consumer, Level, rule};
+use schema::{Dir, compare, props, strings};
 
 /// One classified change.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -202,9 +205,9 @@ fn tool((old, new): (&Index<'_>, &Index<'_>), (ot, nt): (&Tool, &Tool), subject:
         out.push(Consumer::Tools, subject, "annotation-changed", "title or hints".into());
     }
     // Presented schemas are already inlined: compare them as they are advertised.
-    compare(&ot.input, &nt.input, "input", Dir::Input, Consumer::Tools, subject, out, 0);
+    compare(&ot.input, &nt.input, "input", Dir::Input, Consumer::Tools, subject, out);
     match (&ot.output, &nt.output) {
-        (Some(a), Some(b)) => compare(a, b, "output", Dir::Output, Consumer::Tools, subject, out, 0),
+        (Some(a), Some(b)) => compare(a, b, "output", Dir::Output, Consumer::Tools, subject, out),
         (Some(_), None) => {
             out.push(Consumer::Tools, subject, "output-field-removed", "output: the tool no longer answers".into())
         }
@@ -231,12 +234,6 @@ fn view(o: &Operation, n: &Operation, subject: &str, out: &mut Out) {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Dir {
-    Input,
-    Output,
-}
-
 struct Cmp<'a> {
     old: &'a Service,
     new: &'a Service,
@@ -249,7 +246,7 @@ impl Cmp<'_> {
         let o = o.map(|s| present::schema(s, self.old, INLINE));
         let n = n.map(|s| present::schema(s, self.new, INLINE));
         match (o, n, dir) {
-            (Some(a), Some(b), _) => compare(&a, &b, at, dir, self.consumer, self.subject, out, 0),
+            (Some(a), Some(b), _) => compare(&a, &b, at, dir, self.consumer, self.subject, out),
             (None, Some(b), Dir::Input) => new_input(&b, at, self.consumer, self.subject, out),
             (Some(_), None, Dir::Input) => {
                 out.push(self.consumer, self.subject, "input-removed", format!("{at}: no longer declared"))
@@ -270,305 +267,5 @@ fn new_input(b: &Value, at: &str, consumer: Consumer, subject: &str, out: &mut O
     for name in props(b).keys() {
         let rule = if required.contains(name.as_str()) { "required-input-added" } else { "optional-input-added" };
         out.push(consumer, subject, rule, format!("{at}.{name}"));
-    }
-}
-
-fn props(v: &Value) -> serde_json::Map<String, Value> {
-    v.get("properties").and_then(Value::as_object).cloned().unwrap_or_default()
-}
-
-fn strings(v: Option<&Value>) -> BTreeSet<&str> {
-    v.and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default()
-}
-
-fn types(v: &Value) -> Option<BTreeSet<String>> {
-    match v.get("type")? {
-        Value::String(s) => Some(BTreeSet::from([s.clone()])),
-        Value::Array(a) => Some(a.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect()),
-        _ => None,
-    }
-}
-
-fn values(v: &Value) -> Option<Vec<Value>> {
-    v.get("enum").and_then(Value::as_array).cloned().or_else(|| v.get("const").map(|c| vec![c.clone()]))
-}
-
-/// Compares two presented schemas at `at`, recursively.
-#[allow(clippy::too_many_arguments)]
-fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consumer, subject: &str, out: &mut Out, depth: usize) {
-    if o == n || depth > 32 {
-        return;
-    }
-    let mut push = |rule: &'static str, detail: String| out.push(consumer, subject, rule, format!("{at}: {detail}"));
-    let as_set = |v: &Value, k: &str| -> Option<BTreeSet<String>> {
-        v.get(k).map(|b| {
-            b.as_array().map_or_else(
-                || BTreeSet::from([b.to_string()]),
-                |a| a.iter().map(crate::canonical::canonical).collect(),
-            )
-        })
-    };
-    if ["oneOf", "anyOf", "allOf", "$ref"].iter().any(|k| as_set(o, k) != as_set(n, k)) {
-        push("composition-changed", "its composition changed".into());
-        return;
-    }
-    if let (Some(ot), Some(nt)) = (types(o), types(n)) {
-        // `number` accepts every integer: integer → number widens, number → integer narrows.
-        let lost: Vec<String> =
-            ot.iter().filter(|t| !(nt.contains(*t) || *t == "integer" && nt.contains("number"))).cloned().collect();
-        let gained: Vec<String> =
-            nt.iter().filter(|t| !(ot.contains(*t) || *t == "integer" && ot.contains("number"))).cloned().collect();
-        let (narrowed, widened) = match dir {
-            Dir::Input => (("input-type-narrowed", "no longer accepts"), ("input-type-widened", "also accepts")),
-            Dir::Output => (("output-type-narrowed", "can no longer be"), ("output-type-widened", "may now be")),
-        };
-        if !lost.is_empty() {
-            push(narrowed.0, format!("{} {}", narrowed.1, lost.join(", ")));
-        }
-        if !gained.is_empty() {
-            push(widened.0, format!("{} {}", widened.1, gained.join(", ")));
-        }
-    }
-    // A `type` added where any value was accepted narrows; removed, it widens.
-    match (types(o), types(n), dir) {
-        (None, Some(nt), Dir::Input) => push("input-type-narrowed", format!("now accepts {} only", join(&nt))),
-        (Some(_), None, Dir::Input) => push("input-type-widened", "accepts any type".into()),
-        (None, Some(nt), Dir::Output) => push("output-type-narrowed", format!("is always {} now", join(&nt))),
-        (Some(_), None, Dir::Output) => push("output-type-widened", "may be any type".into()),
-        _ => {}
-    }
-    open_parts(o, n, dir, &mut push);
-    enums(o, n, dir, &mut push);
-    constraints(o, n, dir, &mut push);
-    let (op, np) = (props(o), props(n));
-    let (or, nr) = (strings(o.get("required")), strings(n.get("required")));
-    for (name, schema) in &op {
-        let field = format!("{at}.{name}");
-        match np.get(name) {
-            None => {
-                let rule = if dir == Dir::Input { "input-removed" } else { "output-field-removed" };
-                out.push(consumer, subject, rule, field);
-            }
-            Some(new_schema) => {
-                let (was, is) = (or.contains(name.as_str()), nr.contains(name.as_str()));
-                let rule = match (dir, was, is) {
-                    (Dir::Input, false, true) => Some("input-made-required"),
-                    (Dir::Input, true, false) => Some("input-made-optional"),
-                    (Dir::Output, true, false) => Some("output-field-made-optional"),
-                    (Dir::Output, false, true) => Some("output-field-made-required"),
-                    _ => None,
-                };
-                if let Some(rule) = rule {
-                    out.push(consumer, subject, rule, field.clone());
-                }
-                compare(schema, new_schema, &field, dir, consumer, subject, out, depth + 1);
-            }
-        }
-    }
-    for name in np.keys().filter(|k| !op.contains_key(*k)) {
-        let rule = match dir {
-            Dir::Input if nr.contains(name.as_str()) => "required-input-added",
-            Dir::Input => "optional-input-added",
-            Dir::Output => "output-field-added",
-        };
-        out.push(consumer, subject, rule, format!("{at}.{name}"));
-    }
-    if let (Some(oi), Some(ni)) = (o.get("items"), n.get("items")) {
-        compare(oi, ni, &format!("{at}[]"), dir, consumer, subject, out, depth + 1);
-    }
-    if let (Some(oa), Some(na)) = (o.get("additionalProperties"), n.get("additionalProperties"))
-        && oa.is_object()
-        && na.is_object()
-    {
-        compare(oa, na, &format!("{at}.*"), dir, consumer, subject, out, depth + 1);
-    }
-    // Recursive types stay in `$defs`: compare them by name.
-    if let (Some(od), Some(nd)) = (o.get("$defs").and_then(Value::as_object), n.get("$defs").and_then(Value::as_object))
-    {
-        for (name, ot) in od {
-            if let Some(nt) = nd.get(name) {
-                compare(ot, nt, &format!("$defs.{name}"), dir, consumer, subject, out, depth + 1);
-            }
-        }
-    }
-}
-
-fn join(set: &BTreeSet<String>) -> String {
-    set.iter().cloned().collect::<Vec<_>>().join(", ")
-}
-
-/// `items` and `additionalProperties` appearing or disappearing: what an array or object may hold.
-fn open_parts(o: &Value, n: &Value, dir: Dir, push: &mut impl FnMut(&'static str, String)) {
-    // Absent `additionalProperties` accepts anything, like `true`.
-    let extra = |v: &Value| v.get("additionalProperties").cloned().filter(|a| a != &Value::Bool(true));
-    let parts =
-        [("items", o.get("items").cloned(), n.get("items").cloned()), ("additionalProperties", extra(o), extra(n))];
-    for (kw, a, b) in parts {
-        let (stricter, looser) = match (&a, &b) {
-            (None, Some(_)) => (true, false),
-            (Some(_), None) => (false, true),
-            // A changed schema is compared where both are schemas; `false` ⇄ schema is a change.
-            (Some(x), Some(y)) if x != y && (x.is_boolean() || y.is_boolean()) => {
-                (y == &Value::Bool(false), x == &Value::Bool(false))
-            }
-            _ => (false, false),
-        };
-        match dir {
-            Dir::Input if stricter => push("input-constraint-narrowed", format!("`{kw}` now constrains what it holds")),
-            Dir::Input if looser => {
-                push("input-constraint-widened", format!("`{kw}` no longer constrains what it holds"))
-            }
-            Dir::Output if looser => push("output-type-widened", format!("`{kw}` no longer constrains what it holds")),
-            Dir::Output if stricter => {
-                push("output-constraint-changed", format!("`{kw}` now constrains what it holds"))
-            }
-            _ => {}
-        }
-    }
-}
-
-fn enums(o: &Value, n: &Value, dir: Dir, push: &mut impl FnMut(&'static str, String)) {
-    let (Some(ov), Some(nv)) = (values(o), values(n)) else {
-        match (values(o), values(n), dir) {
-            (None, Some(_), Dir::Input) => push("input-enum-narrowed", "now accepts listed values only".into()),
-            (Some(_), None, Dir::Input) => push("input-enum-widened", "accepts any value of its type".into()),
-            (None, Some(_), Dir::Output) => push("output-enum-narrowed", "now holds listed values only".into()),
-            (Some(_), None, Dir::Output) => push("output-enum-widened", "may hold any value of its type".into()),
-            _ => {}
-        }
-        return;
-    };
-    let lost: Vec<String> = ov.iter().filter(|v| !nv.contains(v)).map(Value::to_string).collect();
-    let gained: Vec<String> = nv.iter().filter(|v| !ov.contains(v)).map(Value::to_string).collect();
-    match dir {
-        Dir::Input => {
-            if !lost.is_empty() {
-                push("input-enum-narrowed", format!("no longer accepts {}", lost.join(", ")));
-            }
-            if !gained.is_empty() {
-                push("input-enum-widened", format!("also accepts {}", gained.join(", ")));
-            }
-        }
-        Dir::Output => {
-            if !gained.is_empty() {
-                push("output-enum-widened", format!("may now be {}", gained.join(", ")));
-            }
-            if !lost.is_empty() {
-                push("output-enum-narrowed", format!("is never {} now", lost.join(", ")));
-            }
-        }
-    }
-}
-
-/// Bounds, patterns and formats: for inputs, stricter is breaking and looser is info.
-fn constraints(o: &Value, n: &Value, dir: Dir, push: &mut impl FnMut(&'static str, String)) {
-    let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_f64);
-    let mut stricter = Vec::new();
-    let mut looser = Vec::new();
-    for (k, higher_is_stricter) in [
-        ("minimum", true),
-        ("exclusiveMinimum", true),
-        ("minLength", true),
-        ("minItems", true),
-        ("maximum", false),
-        ("exclusiveMaximum", false),
-        ("maxLength", false),
-        ("maxItems", false),
-    ] {
-        match (num(o, k), num(n, k)) {
-            (None, Some(b)) => stricter.push(format!("{k}: {b}")),
-            (Some(a), None) => looser.push(format!("{k}: {a} removed")),
-            (Some(a), Some(b)) if a != b => {
-                if (b > a) == higher_is_stricter {
-                    stricter.push(format!("{k}: {a} → {b}"))
-                } else {
-                    looser.push(format!("{k}: {a} → {b}"))
-                }
-            }
-            _ => {}
-        }
-    }
-    let unique = |v: &Value| v.get("uniqueItems").and_then(Value::as_bool).unwrap_or(false);
-    match (unique(o), unique(n)) {
-        (false, true) => stricter.push("uniqueItems: true".into()),
-        (true, false) => looser.push("uniqueItems: false".into()),
-        _ => {}
-    }
-    match (num(o, "multipleOf"), num(n, "multipleOf")) {
-        (None, Some(b)) => stricter.push(format!("multipleOf: {b}")),
-        (Some(a), None) => looser.push(format!("multipleOf: {a} removed")),
-        // Every multiple of `a` is a multiple of `b` when `b` divides `a`: looser.
-        (Some(a), Some(b)) if a != b => {
-            if (a / b).fract() == 0.0 {
-                looser.push(format!("multipleOf: {a} → {b}"))
-            } else {
-                stricter.push(format!("multipleOf: {a} → {b}"))
-            }
-        }
-        _ => {}
-    }
-    for k in ["pattern", "format"] {
-        match (o.get(k), n.get(k)) {
-            (None, Some(b)) => stricter.push(format!("{k}: {b}")),
-            (Some(a), None) => looser.push(format!("{k}: {a} removed")),
-            (Some(a), Some(b)) if a != b => stricter.push(format!("{k}: {a} → {b}")),
-            _ => {}
-        }
-    }
-    match dir {
-        Dir::Input => {
-            if !stricter.is_empty() {
-                push("input-constraint-narrowed", stricter.join(", "));
-            }
-            if !looser.is_empty() {
-                push("input-constraint-widened", looser.join(", "));
-            }
-        }
-        Dir::Output => {
-            let all: Vec<String> = stricter.into_iter().chain(looser).collect();
-            if !all.is_empty() {
-                push("output-constraint-changed", all.join(", "));
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn rules(o: Value, n: Value, dir: Dir) -> Vec<&'static str> {
-        let mut out = Out(Vec::new());
-        compare(&o, &n, "input", dir, Consumer::Http, "s.a", &mut out, 0);
-        out.0.iter().map(|c| c.rule).collect()
-    }
-
-    #[test]
-    fn a_type_on_an_untyped_value_narrows_inputs() {
-        assert_eq!(rules(json!({}), json!({ "type": "integer" }), Dir::Input), ["input-type-narrowed"]);
-        assert_eq!(rules(json!({ "type": "integer" }), json!({}), Dir::Input), ["input-type-widened"]);
-        assert_eq!(
-            rules(json!({ "type": "integer" }), json!({ "type": "number" }), Dir::Input),
-            ["input-type-widened"]
-        );
-    }
-
-    #[test]
-    fn items_and_additional_properties() {
-        assert_eq!(
-            rules(json!({ "type": "array" }), json!({ "type": "array", "items": { "type": "string" } }), Dir::Input),
-            ["input-constraint-narrowed"]
-        );
-        assert_eq!(
-            rules(json!({ "type": "object" }), json!({ "type": "object", "additionalProperties": false }), Dir::Input),
-            ["input-constraint-narrowed"]
-        );
-        assert_eq!(
-            rules(json!({ "type": "array", "items": {} }), json!({ "type": "array" }), Dir::Output),
-            ["output-type-widened"]
-        );
-        let map = |t: &str| json!({ "type": "object", "additionalProperties": { "type": t } });
-        assert_eq!(rules(map("string"), map("integer"), Dir::Input), ["input-type-narrowed", "input-type-widened"]);
     }
 }

@@ -91,7 +91,11 @@ rules! {
     "output-enum-widened", Some(Warning), Some(Warning), "an output field may hold new values";
     "output-enum-narrowed", Some(Info), Some(Info), "an output field holds fewer values";
     "output-constraint-changed", Some(Info), Some(Info), "a bound, pattern or format of an output changed";
-    "composition-changed", Some(Warning), Some(Warning), "a `oneOf`/`anyOf`/`allOf` changed; review it";
+    "input-branch-added", Some(Info), Some(Info), "an input accepts a new `anyOf`/`oneOf` branch";
+    "input-branch-removed", Some(Breaking), Some(Breaking), "an input no longer accepts an `anyOf`/`oneOf` branch";
+    "output-branch-added", Some(Warning), Some(Warning), "an output may take a new `anyOf`/`oneOf` branch";
+    "output-branch-removed", Some(Breaking), Some(Breaking), "an output lost an `anyOf`/`oneOf` branch that found no counterpart";
+    "composition-changed", Some(Warning), Some(Warning), "`anyOf` became `oneOf` (or back), or an `allOf` part that does not merge changed; review it";
     "view-defaults-changed", None, Some(Warning), "a tool view's defaults changed: a call without arguments does something else";
     "view-project-changed", None, Some(Info), "a tool view gained or lost its projection";
     "read-only-dropped", None, Some(Warning), "`readOnlyHint` went from true to false";
