@@ -28,8 +28,11 @@ pub(super) struct Walk<'a> {
     subject: &'a str,
     out: &'a mut Out,
     defs: [Option<&'a Map<String, Value>>; 2],
-    /// Pairs of `$defs` names already compared, so that a recursive type is compared once.
+    /// Pairs of `$defs` names met, so that a recursive type is compared once.
     seen: BTreeSet<(String, String)>,
+    /// Pairs of `$defs` names met but not compared yet: compared after the root, each at
+    /// `$defs.NAME`, from a worklist, so that a long chain of types needs no deep stack.
+    queue: Vec<(String, String)>,
     /// Whether both roots' `$defs` are equal: else two equal references may name different bodies.
     same_defs: bool,
 }
@@ -40,8 +43,26 @@ pub(super) fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consum
         v.get("$defs").and_then(Value::as_object)
     }
     let same_defs = defs(o) == defs(n);
-    let mut walk = Walk { dir, consumer, subject, out, defs: [defs(o), defs(n)], seen: BTreeSet::new(), same_defs };
+    let mut walk = Walk {
+        dir,
+        consumer,
+        subject,
+        out,
+        defs: [defs(o), defs(n)],
+        seen: BTreeSet::new(),
+        queue: Vec::new(),
+        same_defs,
+    };
     walk.schema(o, n, at, 0);
+    let mut next = 0;
+    while let Some((a, b)) = walk.queue.get(next).cloned() {
+        next += 1;
+        let (Some(ob), Some(nb)) = (walk.defs[0].and_then(|d| d.get(&a)), walk.defs[1].and_then(|d| d.get(&b))) else {
+            continue;
+        };
+        let at = if a == b { format!("$defs.{a}") } else { format!("$defs.{a}→{b}") };
+        walk.schema(ob, nb, &at, 0);
+    }
 }
 
 /// The side of a comparison a schema is from: `0` old, `1` new.
@@ -77,20 +98,18 @@ impl<'a> Walk<'a> {
         self.keywords(&o, &n, at, depth);
     }
 
-    /// A reference on either side: the bodies compared, each pair of `$defs` names once.
+    /// A reference on either side. Two references: their types are compared later, once per
+    /// pair. One: it is read through to its body, and compared with the other side here.
     fn reference(&mut self, o: &Value, n: &Value, at: &str, depth: usize) {
         let (ot, nt) = (self.target(0, o), self.target(1, n));
-        let key = |t: &Option<(String, &Value)>| t.as_ref().map_or_else(String::new, |(name, _)| name.clone());
-        if !self.seen.insert((key(&ot), key(&nt))) {
-            return;
+        match (ot, nt) {
+            (Some((a, _)), Some((b, _))) if self.seen.insert((a.clone(), b.clone())) => self.queue.push((a, b)),
+            (Some(_), Some(_)) => {}
+            (Some((_, ob)), None) if def_ref(n).is_none() && def_ref(ob).is_none() => self.schema(ob, n, at, depth + 1),
+            (None, Some((_, nb))) if def_ref(o).is_none() && def_ref(nb).is_none() => self.schema(o, nb, at, depth + 1),
+            // A reference to a reference, or to nothing: nothing a presented schema holds.
+            _ => {}
         }
-        let (ob, nb) =
-            (ot.map_or_else(|| o.clone(), |(_, b)| b.clone()), nt.map_or_else(|| n.clone(), |(_, b)| b.clone()));
-        if def_ref(&ob).is_some() || def_ref(&nb).is_some() {
-            // A reference to a reference: nothing a contract writes; leave it unresolved.
-            return;
-        }
-        self.schema(&ob, &nb, at, depth + 1);
     }
 
     /// Everything but composition: types, values, bounds, fields, items and maps.
@@ -631,6 +650,13 @@ mod tests {
         };
         let old = root(object(&["x", "y"]));
         let new = root(object(&["x"]));
+        assert_eq!(changes(old, new, Dir::Output), [("output-field-removed", "$defs.C.y".to_owned())]);
+        // Inlined, as a type that is not recursive is presented: the path is the field's.
+        let nest = |leaf: Value| {
+            nullable(json!({ "type": "object", "properties": { "b": { "allOf": [nullable(json!({
+                "type": "object", "properties": { "c": nullable(leaf) } }))] } } }))
+        };
+        let (old, new) = (nest(object(&["x", "y"])), nest(object(&["x"])));
         assert_eq!(changes(old, new, Dir::Output), [("output-field-removed", "input.b.c.y".to_owned())]);
     }
 
