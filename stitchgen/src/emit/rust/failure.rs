@@ -29,8 +29,8 @@ pub fn diagnostic(contracts: &[Contract], service: &str, failure: &Untranslatabl
         Origin::Service => (service_span, format!("the schemas of service `{service}` together")),
     };
     let d = Diagnostic::new(Code::UntranslatableSchema, span, format!("no Rust type can be generated for {what}"))
-        .label("the Rust type generator (typify 0.6) cannot translate this schema")
-        .note(format!("typify 0.6.2: {}", failure.why))
+        .label("the Rust type generator (typify) cannot translate this schema")
+        .note(format!("typify {}: {}", super::types::TYPIFY_VERSION, failure.why))
         .note("this is a gap in typify, not an error in the contract; known cases are tracked at https://github.com/oxidecomputer/typify/issues")
         .help("report the schema to stitchgen; until it is fixed, simplifying the schema (a combinator or a keyword beside a `$ref`) avoids it");
     Some(d)

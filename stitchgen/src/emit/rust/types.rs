@@ -28,7 +28,10 @@ impl Types {
     }
 }
 
-/// typify 0.6.2 registers its `default_i64` helper for every non-zero float default and then
+/// The type generator's version, as diagnostics name it (a test holds it to `Cargo.lock`).
+pub(crate) const TYPIFY_VERSION: &str = "0.8.0";
+
+/// typify (0.6.2 through 0.8.0) registers its `default_i64` helper for every non-zero float default and then
 /// writes that default as a function of its own (typify-impl `defaults.rs`), so the helper can
 /// go unused and `deny(warnings)` refuses the dead code. Helpers of `mod defaults` that nothing
 /// names are removed.
@@ -167,7 +170,14 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
 
 #[cfg(test)]
 mod tests {
-    use super::{Origin, generate};
+    use super::{Origin, TYPIFY_VERSION, generate};
+
+    #[test]
+    fn the_named_typify_version_is_the_locked_one() {
+        let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock")).unwrap();
+        let entry = format!("name = \"typify\"\nversion = \"{TYPIFY_VERSION}\"");
+        assert!(lock.contains(&entry), "Cargo.lock does not lock typify {TYPIFY_VERSION}");
+    }
 
     const CONTRACT: &str = "stitch: 1\nservice: demo\ntypes:\n  A: { type: object, properties: { a: { type: string } } }\n  B: { type: object, properties: { b: { type: string } } }\nendpoints:\n  get_t: { method: GET, path: /t, desc: Get., output: { $ref: \"#/types/A\" } }\n";
 

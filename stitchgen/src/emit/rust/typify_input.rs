@@ -196,8 +196,9 @@ fn set_title(schema: &mut Value, title: &str) {
     }
 }
 
-/// `minLength: 0` and `minItems: 0` hold for every value. typify 0.6.2 still writes a check for
-/// them, `count() < 0usize`, which `deny(warnings)` refuses as a comparison that is always false.
+/// `minLength: 0` and `minItems: 0` hold for every value. typify (0.6.2 through 0.8.0) still
+/// writes a check for them, `count() < 0`, which `deny(warnings)` refuses as a comparison that
+/// is always false.
 fn vacuous_bounds(map: &mut Map<String, Value>) {
     for kw in ["minLength", "minItems"] {
         if map.get(kw).and_then(Value::as_u64) == Some(0) {
