@@ -54,7 +54,7 @@ impl people::Handler for Directory {
         let matching: Vec<&types::Person> =
             people.iter().filter(|p| input.team.as_ref().is_none_or(|t| &p.team == t)).collect();
         let offset = input.offset.unwrap_or(0) as usize;
-        let limit = input.limit.map_or(usize::MAX, |l| l.get() as usize);
+        let limit = input.limit.map_or(usize::MAX, |l| l as usize);
         Ok(types::ListOutput {
             total: matching.len() as u64,
             people: matching.into_iter().skip(offset).take(limit).cloned().collect(),

@@ -23,7 +23,7 @@ fn ticket(id: &str) -> types::TicketId {
 impl tickets::Handler for Desk {
     async fn list(&self, _: &Ctx, input: tickets::list::Input) -> Result<tickets::list::Output, AppError> {
         // The tags and limit read from the query come back as the total, to be checked.
-        Ok(types::ListOutput { tickets: Vec::new(), total: input.tag.len() as u64 * 1000 + input.limit.get() })
+        Ok(types::ListOutput { tickets: Vec::new(), total: input.tag.len() as u64 * 1000 + input.limit })
     }
     async fn get(&self, _: &Ctx, _: tickets::get::Params) -> Result<tickets::get::Output, AppError> {
         Err(AppError::new(ErrorCode::NotFound, "no such ticket"))

@@ -39,7 +39,7 @@ fn directory() -> Directory {
 
 impl people::Handler for Directory {
     async fn list(&self, _ctx: &Ctx, input: list::Input) -> Result<list::Output, AppError> {
-        let limit = input.limit.map_or(usize::MAX, |l| l.get() as usize);
+        let limit = input.limit.map_or(usize::MAX, |l| l as usize);
         let selected: Vec<_> =
             self.people.iter().filter(|p| input.team.as_ref().is_none_or(|t| &p.team == t)).cloned().collect();
         let total = selected.len() as u64;

@@ -141,7 +141,7 @@ fn node(mut map: Map<String, Value>) -> Map<String, Value> {
             });
         }
     }
-    vacuous_bounds(&mut map);
+    plain_bounds(&mut map);
     constraint_only_unions(&mut map);
     scalar_any_of(&mut map);
     typify_failure_shapes(&mut map);
@@ -196,14 +196,42 @@ fn set_title(schema: &mut Value, title: &str) {
     }
 }
 
-/// `minLength: 0` and `minItems: 0` hold for every value. typify (0.6.2 through 0.8.0) still
-/// writes a check for them, `count() < 0`, which `deny(warnings)` refuses as a comparison that
-/// is always false.
-fn vacuous_bounds(map: &mut Map<String, Value>) {
-    for kw in ["minLength", "minItems"] {
-        if map.get(kw).and_then(Value::as_u64) == Some(0) {
-            map.remove(kw);
-        }
+/// What the runner validates and the Rust type does not carry: the Rust type is representation
+/// only (DESIGN §5.1). typify would make each bounded string a newtype built through `TryFrom`
+/// (about 80 lines each, one per place a bound is written) and `minimum: 1` a `NonZeroU64`
+/// that handlers must construct and unwrap; every input and output is validated against the
+/// contract's schema, which keeps every bound.
+const VALIDATED_ONLY: &[&str] = &[
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+];
+
+/// Removes the [`VALIDATED_ONLY`] keywords. An integer without a `format` that may not be
+/// negative stays unsigned: `minimum: 0` is what makes typify choose `u64`.
+fn plain_bounds(map: &mut Map<String, Value>) {
+    let at_least = |k: &str| map.get(k).and_then(Value::as_f64);
+    let non_negative = at_least("minimum").or(at_least("exclusiveMinimum")).is_some_and(|m| m >= 0.0)
+        && map.get("default").and_then(Value::as_f64).is_none_or(|d| d >= 0.0);
+    let integer = match map.get("type") {
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+        Some(t) => t == "integer",
+        None => false,
+    };
+    for kw in VALIDATED_ONLY {
+        map.remove(*kw);
+    }
+    if non_negative && integer && !map.contains_key("format") {
+        map.insert("minimum".into(), json!(0));
     }
 }
 
@@ -372,6 +400,27 @@ mod tests {
         assert_eq!(
             schema(json!({"type": "integer", "format": "int64"})),
             json!({"type": "integer", "format": "int64"})
+        );
+    }
+
+    #[test]
+    fn bounds_stay_in_the_validated_schema() {
+        let bounded = json!({"type": "string", "minLength": 1, "maxLength": 80, "pattern": "^a", "format": "email"});
+        assert_eq!(schema(bounded), json!({"type": "string", "format": "email"}));
+        assert_eq!(
+            schema(json!({"type": "integer", "minimum": 1, "maximum": 100})),
+            json!({"type": "integer", "minimum": 0})
+        );
+        assert_eq!(schema(json!({"type": "integer", "exclusiveMinimum": 0})), json!({"type": "integer", "minimum": 0}));
+        assert_eq!(schema(json!({"type": "integer", "minimum": -5, "multipleOf": 5})), json!({"type": "integer"}));
+        assert_eq!(
+            schema(json!({"type": "integer", "format": "int32", "minimum": 1})),
+            json!({"type": "integer", "format": "int32"})
+        );
+        assert_eq!(schema(json!({"type": "number", "minimum": 0, "maximum": 1})), json!({"type": "number"}));
+        assert_eq!(
+            schema(json!({"type": "array", "minItems": 1, "maxItems": 3, "items": {"type": "string", "maxLength": 2}})),
+            json!({"type": "array", "items": {"type": "string"}})
         );
     }
 
