@@ -196,27 +196,17 @@ fn set_title(schema: &mut Value, title: &str) {
     }
 }
 
-/// What the runner validates and the Rust type does not carry: the Rust type is representation
-/// only (DESIGN §5.1). typify would make each bounded string a newtype built through `TryFrom`
-/// (about 80 lines each, one per place a bound is written) and `minimum: 1` a `NonZeroU64`
-/// that handlers must construct and unwrap; every input and output is validated against the
-/// contract's schema, which keeps every bound.
-const VALIDATED_ONLY: &[&str] = &[
-    "minimum",
-    "exclusiveMinimum",
-    "maximum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-];
+/// Whether keyword `k` only bounds values, which the runner validates and the Rust type does
+/// not carry: the Rust type is representation only (DESIGN §5.1). typify would make each
+/// bounded string a newtype built through `TryFrom` (about 80 lines each, one per place a
+/// bound is written) and `minimum: 1` a `NonZeroU64` that handlers must construct and unwrap;
+/// every input and output is validated against the contract's schema, which keeps every bound.
+/// `items` shapes the type and `uniqueItems` may make it a set: both stay.
+fn validated_only(k: &str) -> bool {
+    crate::schema::TYPED_KEYWORDS.iter().any(|(kw, _)| *kw == k) && !matches!(k, "items" | "uniqueItems")
+}
 
-/// Removes the [`VALIDATED_ONLY`] keywords. An integer without a `format` that may not be
+/// Removes the keywords that only bound values ([`validated_only`]). An integer without a `format` that may not be
 /// negative stays unsigned: `minimum: 0` is what makes typify choose `u64`.
 fn plain_bounds(map: &mut Map<String, Value>) {
     let at_least = |k: &str| map.get(k).and_then(Value::as_f64);
@@ -227,9 +217,7 @@ fn plain_bounds(map: &mut Map<String, Value>) {
         Some(t) => t == "integer",
         None => false,
     };
-    for kw in VALIDATED_ONLY {
-        map.remove(*kw);
-    }
+    map.retain(|k, _| !validated_only(k));
     if non_negative && integer && !map.contains_key("format") {
         map.insert("minimum".into(), json!(0));
     }
