@@ -65,15 +65,22 @@ if [ -z "$bin" ]; then
 fi
 commit=${IMPORT_COMMIT:-$(cat "$(dirname "$bin")/COMMIT" 2>/dev/null || git -C "$root" rev-parse --short HEAD)}
 
-# -- TypeSpec and Node 22, pinned, into .tools/typespec (the same commands as bench/run.sh, section 2)
+# npm_ci NAME PINS DEST MARKER: installs the packages pinned in bench/PINS (package.json and
+# package-lock.json) into DEST with `npm ci`, unless MARKER is there and the lock is unchanged.
+npm_ci() {
+  local name=$1 pins=$bench/$2 dest=$3 marker=$4
+  if [ ! -e "$dest/$marker" ] || ! cmp -s "$pins/package-lock.json" "$dest/package-lock.json"; then
+    say "installing $name into $dest (npm ci)"
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    cp "$pins/package.json" "$pins/package-lock.json" "$dest/"
+    (cd "$dest" && timeout 1200 nice -n 19 npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in $dest failed"
+  fi
+}
+
+# -- TypeSpec and Node 22, pinned, into .tools/typespec (as bench/run.sh, section 2, installs them)
 tsdir="$root/.tools/typespec"
-if [ ! -x "$tsdir/node_modules/node/bin/node" ] || ! cmp -s "$bench/typespec/package-lock.json" "$tsdir/package-lock.json"; then
-  say "installing TypeSpec into $tsdir (npm ci)"
-  rm -rf "$tsdir"
-  mkdir -p "$tsdir"
-  cp "$bench/typespec/package.json" "$bench/typespec/package-lock.json" "$tsdir/"
-  (cd "$tsdir" && timeout 1200 nice -n 19 npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in $tsdir failed"
-fi
+npm_ci TypeSpec typespec "$tsdir" node_modules/node/bin/node
 node22="$tsdir/node_modules/node/bin/node"
 case "$("$node22" --version)" in v22.*) ;; *) die "the pinned Node is not 22: $("$node22" --version)" ;; esac
 tsversion() { "$node22" -p "require('$tsdir/node_modules/$1/package.json').version"; }
@@ -81,13 +88,7 @@ tsversion() { "$node22" -p "require('$tsdir/node_modules/$1/package.json').versi
 
 # -- Optic, pinned (ajv overridden to 8.17.1), into .tools/optic
 opdir="$root/.tools/optic"
-if [ ! -f "$opdir/node_modules/@useoptic/optic/build/index.js" ] || ! cmp -s "$bench/optic/package-lock.json" "$opdir/package-lock.json"; then
-  say "installing Optic into $opdir (npm ci)"
-  rm -rf "$opdir"
-  mkdir -p "$opdir"
-  cp "$bench/optic/package.json" "$bench/optic/package-lock.json" "$opdir/"
-  (cd "$opdir" && timeout 1200 nice -n 19 npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in $opdir failed"
-fi
+npm_ci Optic optic "$opdir" node_modules/@useoptic/optic/build/index.js
 optic="$opdir/node_modules/@useoptic/optic/build/index.js"
 opver() { "$node22" -p "require('$opdir/node_modules/$1/package.json').version"; }
 cp "$bench/typespec/tspconfig.yaml" "$work/tspconfig.yaml"
