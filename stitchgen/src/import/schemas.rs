@@ -273,7 +273,28 @@ fn fit_keywords(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
             }
         }
     }
+    required_of_object(out, &types, node, at, lowered);
     declare_required(out, node, at, lowered);
+}
+
+/// `required` constrains objects alone: beside a type that is never an object (the list of an
+/// array's items' names, written one level too high) it is dropped, as the other keywords that
+/// never apply to their type are.
+fn required_of_object(
+    out: &mut Map<String, J>,
+    types: &Option<Vec<String>>,
+    node: &Node,
+    at: &At,
+    lowered: &mut Lowerings,
+) {
+    let Some(ts) = types else { return };
+    if !out.contains_key("required") || out.contains_key("properties") || ts.iter().any(|t| t == "object") {
+        return;
+    }
+    out.remove("required");
+    let span = node.entry("required").map_or(node.span, |(k, _)| k.span);
+    let why = format!("`required` never applies to `type: {}` and is dropped", ts.join(", "));
+    lowered.warn(span, &format!("{}/required", at.src), why);
 }
 
 /// `enum` values outside the schema's `type` can never be valid: they are dropped.
