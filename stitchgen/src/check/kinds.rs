@@ -51,6 +51,7 @@ pub(super) fn check(e: &Endpoint, diags: &mut Diagnostics) {
     }
     raw_response(e, diags);
     raw_body(e, diags);
+    input_content_type(e, diags);
     multipart(e, diags);
     response_meta(e, diags);
     stream(e, diags);
@@ -126,27 +127,53 @@ fn raw_response(e: &Endpoint, diags: &mut Diagnostics) {
 }
 
 fn raw_body(e: &Endpoint, diags: &mut Diagnostics) {
-    let Some(r) = e.raw_body.as_ref().filter(|r| r.value) else {
-        return;
-    };
+    if let Some(r) = e.raw_body.as_ref().filter(|r| r.value) {
+        json_body(e, r.span, "rawBody", Code::InvalidRawBody, diags);
+    }
+}
+
+/// A `…+json` body is JSON under another name: the body is read as JSON either way, and the
+/// media type is what OpenAPI tells clients to send.
+fn input_content_type(e: &Endpoint, diags: &mut Diagnostics) {
+    let Some(ct) = &e.input_content_type else { return };
+    let code = Code::InvalidInputContentType;
+    json_body(e, ct.span, "inputContentType", code, diags);
+    if !is_json_media_type(&ct.value) {
+        diags.push(
+            Diagnostic::new(code, ct.span, format!("`{}` is not a JSON media type", ct.value))
+                .label("expected `application/json` or a `…+json` type")
+                .help("such as `application/merge-patch+json`; other bodies are `multipart` uploads"),
+        );
+    }
+}
+
+/// `application/json`, or a structured-syntax `type/…+json` (RFC 6839), parameters allowed.
+pub(crate) fn is_json_media_type(s: &str) -> bool {
+    let essence = s.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    is_media_type(s, false) && (essence == "application/json" || essence.ends_with("+json"))
+}
+
+/// What reads a JSON request body needs: a method with a body, `input`, and no `multipart`.
+fn json_body(e: &Endpoint, span: Span, what: &str, code: Code, diags: &mut Diagnostics) {
     if let Some(m) = method_of(e).filter(|m| !m.value.has_body()) {
         diags.push(
-            Diagnostic::new(Code::InvalidRawBody, r.span, format!("`rawBody` on a {} endpoint", m.value.as_str()))
+            Diagnostic::new(code, span, format!("`{what}` on a {} endpoint", m.value.as_str()))
                 .label("no request body to read")
                 .secondary(m.span, "method")
                 .help("use POST, PUT or PATCH"),
         );
     }
     if e.input.is_none() {
+        let label = if what == "rawBody" { "the raw text comes with the parsed input" } else { "no JSON body is read" };
         diags.push(
-            Diagnostic::new(Code::InvalidRawBody, r.span, "`rawBody` without `input`")
-                .label("the raw text comes with the parsed input")
+            Diagnostic::new(code, span, format!("`{what}` without `input`"))
+                .label(label)
                 .help("declare the body's schema as `input`"),
         );
     }
     if let Some(m) = &e.multipart {
         diags.push(
-            Diagnostic::new(Code::InvalidRawBody, r.span, "`rawBody` with `multipart`")
+            Diagnostic::new(code, span, format!("`{what}` with `multipart`"))
                 .label("a multipart body is not JSON text")
                 .secondary(m.span, "multipart declared here")
                 .help("remove one of them"),

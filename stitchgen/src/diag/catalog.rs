@@ -113,6 +113,8 @@ catalog! {
     InvalidStream = "E0307", Error, "a stream declared inconsistently";
     /// Two HTTP-only kinds that exclude each other on one endpoint.
     ConflictingKinds = "E0308", Error, "two HTTP-only kinds that exclude each other";
+    /// `inputContentType` where no JSON body is read, or a media type that is not JSON.
+    InvalidInputContentType = "E0309", Error, "an `inputContentType` that no JSON body can have";
     /// An `expose`, `transports` or `present` list that is empty or repeats an entry.
     InvalidExposure = "E0310", Error, "a surface list that is empty or repeats an entry";
 

@@ -114,6 +114,12 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
                 format!("{} {} → {} {}", method(o), path(o), method(n), path(n)),
             );
         }
+        let media = |op: &Operation| {
+            op.http.as_ref().and_then(|h| h.input_content_type.clone()).unwrap_or_else(|| "application/json".into())
+        };
+        if o.input.is_some() && n.input.is_some() && media(o) != media(n) {
+            out.push(Consumer::Http, &subject, "input-content-type-changed", format!("{} → {}", media(o), media(n)));
+        }
         common(o, n, Consumer::Http, &subject, out);
         let c = Cmp { old: os, new: ns, consumer: Consumer::Http, subject: &subject };
         c.schema(o.params.as_ref(), n.params.as_ref(), "params", Dir::Input, out);

@@ -67,6 +67,7 @@ rules! {
     "operation-removed", Some(Breaking), None, "an HTTP operation is gone";
     "operation-added", Some(Info), None, "a new HTTP operation";
     "route-changed", Some(Breaking), None, "an operation's method or path changed";
+    "input-content-type-changed", Some(Breaking), None, "the media type of a JSON request body changed";
     "tool-removed", None, Some(Breaking), "a tool is gone from a transport";
     "tool-added", None, Some(Info), "a new tool on a transport";
     "tool-renamed", None, Some(Breaking), "an operation's tool name changed";

@@ -207,9 +207,8 @@ fn request_body(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Value
         return None;
     }
     let input = op.input.as_ref()?;
-    Some(
-        json!({ "required": true, "content": { "application/json": { "schema": present::schema(input, svc, style) } } }),
-    )
+    let media = http.input_content_type.as_deref().unwrap_or("application/json");
+    Some(json!({ "required": true, "content": { media: { "schema": present::schema(input, svc, style) } } }))
 }
 
 fn responses(op: &Operation, svc: &Service, style: Style<'_>) -> Value {

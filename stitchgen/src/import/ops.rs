@@ -310,6 +310,13 @@ impl<'d, 's> Endpoints<'d, 's> {
             lowered.warn(body.span, &at.pointer, "an optional request body is read as required".into());
         }
         e.insert("input".into(), schema);
+        // `application/merge-patch+json` and the like: the body is JSON, its media type is what
+        // clients are told to send.
+        let media = media.as_str().unwrap_or_default();
+        let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        if essence != "application/json" && crate::check::kinds::is_json_media_type(media) {
+            e.insert("inputContentType".into(), J::String(media.to_owned()));
+        }
     }
 
     /// The success response → `output` (and `responseMeta`); error statuses → `errors`.

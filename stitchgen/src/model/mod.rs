@@ -126,6 +126,8 @@ pub struct Http {
     pub params: Vec<String>,
     /// Whether the last parameter is a wildcard.
     pub wildcard: bool,
+    /// `inputContentType`: the JSON body's media type, when not `application/json`.
+    pub input_content_type: Option<String>,
 }
 
 /// A tool view.
@@ -411,7 +413,10 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         path.push('/');
         template.push('/');
     }
-    Some(Http { method, path, template, params, wildcard })
+    // `application/json` written out is the default, not a media type of its own.
+    let input_content_type =
+        e.input_content_type.as_ref().map(|c| c.value.clone()).filter(|c| c.trim() != "application/json");
+    Some(Http { method, path, template, params, wildcard, input_content_type })
 }
 
 fn annotations(a: &ast::Annotations) -> Value {

@@ -268,6 +268,8 @@ pub struct Endpoint {
     pub raw_response: Option<Sp<bool>>,
     /// Content type of a raw response.
     pub content_type: Option<Sp<String>>,
+    /// Media type of the JSON request body: `application/json` when absent, else a `…+json` type.
+    pub input_content_type: Option<Sp<String>>,
     /// The handler also gets the raw JSON text of the body (HTTP only).
     pub raw_body: Option<Sp<bool>>,
     /// A file upload (HTTP only).

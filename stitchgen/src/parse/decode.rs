@@ -394,6 +394,7 @@ impl DecodeEntry for Endpoint {
             tool: f.opt("tool", diags),
             raw_response: f.opt("rawResponse", diags),
             content_type: f.opt("contentType", diags),
+            input_content_type: f.opt("inputContentType", diags),
             raw_body: f.opt("rawBody", diags),
             multipart: f.opt("multipart", diags),
             response_meta: f.opt("responseMeta", diags),

@@ -84,7 +84,18 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
             }),
         );
     }
-    let http: Vec<Value> = op.http.iter().map(|h| json!({ "method": h.method.as_str(), "path": h.path })).collect();
+    let http: Vec<Value> = op
+        .http
+        .iter()
+        .map(|h| {
+            let mut row = json!({ "method": h.method.as_str(), "path": h.path });
+            // Written only when declared, so that snapshots of contracts without it do not move.
+            if let Some(ct) = &h.input_content_type {
+                row["inputContentType"] = json!(ct);
+            }
+            row
+        })
+        .collect();
     row.insert("http".into(), Value::Array(http));
     Value::Object(row)
 }
