@@ -25,7 +25,6 @@ import subprocess
 import sys
 import time
 
-METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 CAP_KIB = 8_000_000  # ulimit -v for stitchgen (Node 22 reserves more address space: --max-old-space-size instead)
 NODE_HEAP_MIB = 6144
 
@@ -34,122 +33,12 @@ NODE_HEAP_MIB = 6144
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "corpus"))
 from run import unpack  # noqa: E402  (tests/corpus/run.py: one way to read the corpus)
+from roundtrip import READINGS, STANDARD, Docs, breaking, op_of, read_all, snippet  # noqa: E402
 
 
 def short(name):
     """`kubernetes` for `kubernetes-core-v1-1.35.json`: the first word, as IMPORT_SKIP names it."""
     return re.split(r"[-.]", name)[0]
-
-
-# ---------------------------------------------------------------- reading documents
-
-class Docs:
-    """JSON or YAML files (YAML through the `yaml` package of the pinned TypeSpec install), with
-    `$ref`s followed across files, for counting operations and reading findings' locations."""
-
-    def __init__(self, node, yaml_module):
-        self.node, self.yaml_module, self.cache = node, yaml_module, {}
-
-    def load(self, path):
-        path = pathlib.Path(path).resolve()
-        if path not in self.cache:
-            text = path.read_text()
-            try:
-                self.cache[path] = json.loads(text)
-            except json.JSONDecodeError:
-                script = ("const Y=require(process.argv[1]);const fs=require('fs');"
-                          "process.stdout.write(JSON.stringify(Y.parse(fs.readFileSync(process.argv[2],'utf8'),{maxAliasCount:-1})))")
-                out = subprocess.run([self.node, "-e", script, self.yaml_module, str(path)],
-                                     capture_output=True, text=True, timeout=300, check=True).stdout
-                self.cache[path] = json.loads(out)
-        return self.cache[path]
-
-    def deref(self, file, node, depth=0):
-        """Follows `$ref` (internal or relative-file) until a node without one."""
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str) and depth < 50:
-            ref = node["$ref"]
-            target, _, pointer = ref.partition("#")
-            if target:
-                file = (pathlib.Path(file).parent / target).resolve()
-            try:
-                node = self.pointer(self.load(file), pointer)
-            except (KeyError, IndexError, ValueError, OSError, TypeError):
-                return file, None
-            depth += 1
-        return file, node
-
-    @staticmethod
-    def pointer(root, pointer):
-        node = root
-        for seg in [s for s in pointer.split("/") if s != ""]:
-            seg = seg.replace("~1", "/").replace("~0", "~")
-            node = node[int(seg)] if isinstance(node, list) else node[seg]
-        return node
-
-    def at(self, file, pointer):
-        """The node at a JSON pointer of the document as Optic sees it (refs followed on the way)."""
-        file = pathlib.Path(file).resolve()
-        node = self.load(file)
-        for seg in [s for s in pointer.split("/") if s != ""]:
-            seg = seg.replace("~1", "/").replace("~0", "~")
-            file, node = self.deref(file, node)
-            try:
-                node = node[int(seg)] if isinstance(node, list) else node[seg]
-            except (KeyError, IndexError, ValueError, TypeError):
-                return None
-        return node
-
-    def at_loose(self, file, pointer):
-        """Like `at`, but reads through `allOf` branches the pointer does not name, and skips an
-        `allOf/N` the pointer names where the node has none: where a property is once `$ref` and
-        siblings and once `allOf: [$ref]` beside them, both spellings reach it."""
-        segs = [s.replace("~1", "/").replace("~0", "~") for s in pointer.split("/") if s != ""]
-
-        def walk(file, node, i, depth=0):
-            file, node = self.deref(file, node)
-            if i == len(segs):
-                return node
-            if depth > 40 or node is None:
-                return None
-            seg = segs[i]
-            if isinstance(node, list):
-                try:
-                    return walk(file, node[int(seg)], i + 1, depth + 1)
-                except (ValueError, IndexError):
-                    return None
-            if not isinstance(node, dict):
-                return None
-            if seg in node:
-                found = walk(file, node[seg], i + 1, depth + 1)
-                if found is not None:
-                    return found
-            if seg == "allOf" and "allOf" not in node and i + 1 < len(segs):
-                return walk(file, node, i + 2, depth + 1)
-            for branch in node.get("allOf", []) if isinstance(node.get("allOf"), list) else []:
-                found = walk(file, branch, i, depth + 1)
-                if found is not None:
-                    return found
-            return None
-
-        return walk(pathlib.Path(file).resolve(), self.load(file), 0)
-
-    def operations(self, file):
-        """Sorted (METHOD, path with parameter names blanked) of a document."""
-        file = pathlib.Path(file).resolve()
-        ops = []
-        for path, item in (self.load(file).get("paths") or {}).items():
-            _, item = self.deref(file, item)
-            for key in item or {}:
-                if key in METHODS:
-                    ops.append((key.upper(), re.sub(r"\{[^}]*\}", "{}", path)))
-        return sorted(ops)
-
-
-def snippet(node, limit=600):
-    if node is None:
-        return None
-    text = json.dumps(node, separators=(",", ":"), ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 # ---------------------------------------------------------------- running things
@@ -203,31 +92,6 @@ def tsp_errors(path):
 
 
 # ---------------------------------------------------------------- Optic
-
-STANDARD = "ruleset:\n  - breaking-changes:\n      skip_when_major_version_changes: false\n"
-
-
-def category(json_path):
-    """requests | 2xx | other, from the location Optic gives a finding."""
-    segs = [s.replace("~1", "/").replace("~0", "~") for s in json_path.split("/")[1:]]
-    if len(segs) >= 3 and segs[0] == "paths":
-        rest = segs[3:] if segs[2] in METHODS else segs[2:]
-        if segs[2] == "parameters" or (rest and rest[0] in ("parameters", "requestBody")):
-            return "requests"
-        if rest and rest[0] == "responses" and len(rest) > 1:
-            return "2xx" if str(rest[1]).upper().startswith("2") else "other"
-    return "other"
-
-
-def kind(finding):
-    """A group key for a finding: rule, and its message with names blanked."""
-    msg = finding["error"]
-    msg = re.sub(r"'[^']*'", "'…'", msg)
-    msg = re.sub(r"\b(parameter|property) (?!')[^ ']+( to| from|\.)", r"\1 …\2", msg)
-    msg = re.sub(r"\b([1-5])\d\d\b", r"\1xx", msg)
-    msg = re.sub(r"\s+", " ", msg)[:300]
-    return f"{finding['name']} — {msg}"
-
 
 def optic_errors(path):
     """Optic's own words for an invalid input: its distinct `invalid openapi:` lines, or its first lines."""
@@ -297,31 +161,16 @@ def optic(ctx, name, importer, original, roundtripped, seconds):
                 return res
         else:
             return res
-    data = json.loads(details.read_text())
-    if data.get("failed"):
-        res["status"] = "error"
-        res["error"] = json.dumps(data["failed"])[:1000]
+    res.update(breaking(details))
+    if res["status"] == "error":
         return res
-    results = [r for c in data.get("completed", []) for r in c["comparison"]["results"]]
-    breaking = [r for r in results if not r.get("passed") and r.get("severity") == 2 and not r.get("exempted")]
-    res["checks"] = len(results)
-    res["failed_below_error"] = sum(1 for r in results if not r.get("passed") and r.get("severity") != 2)
-    res["status"] = "breaking" if breaking else "ok"
-    findings = []
-    for r in breaking:
-        loc = r.get("location", {})
-        jp = loc.get("jsonPath", "")
-        f = {"rule": r.get("name"), "type": r.get("type"), "where": r.get("where"), "message": r.get("error"),
-             "json_path": jp, "spec": loc.get("spec"), "category": category(jp)}
-        f["kind"] = kind({"name": f["rule"], "error": f["message"] or ""})
+    for f in res["findings"]:
         try:
-            f["before"] = snippet(ctx["docs"].at(original, jp))
-            f["after"] = snippet(ctx["docs"].at(roundtripped, jp))
+            f["before"] = snippet(ctx["docs"].at(original, f["json_path"]))
+            f["after"] = snippet(ctx["docs"].at(roundtripped, f["json_path"]))
         except Exception as e:  # reading is only a help for the reader
             f["before"] = f["after"] = f"(unreadable: {e})"
-        findings.append(f)
-    res["findings"] = findings
-    res["counts"] = {c: sum(1 for f in findings if f["category"] == c) for c in ("requests", "2xx", "other")}
+    res["counts"] = {c: sum(1 for f in res["findings"] if f["category"] == c) for c in ("requests", "2xx", "other")}
     return res
 
 
@@ -419,7 +268,7 @@ def main_run(work):
         "tsp_seconds": int(env.get("IMPORT_TSP_TIMEOUT", "1200")),
         "long": set(env.get("IMPORT_LONG", "kubernetes").replace(",", " ").split()),
         "loose": set(env.get("IMPORT_LOOSE", "hetzner").replace(",", " ").split()),
-        "docs": Docs(env["IMPORT_NODE"], env["IMPORT_YAML"]),
+        "docs": Docs(),
         "say": lambda m: print(f"import: {time.strftime('%H:%M:%S')} {m}", file=sys.stderr, flush=True),
     }
     skip = set(env.get("IMPORT_SKIP", "").replace(",", " ").split())
@@ -477,84 +326,6 @@ def main_run(work):
 
 
 # ---------------------------------------------------------------- report
-
-def op_of(json_path):
-    segs = json_path.split("/")
-    return "/".join(segs[:4]) if len(segs) >= 4 and segs[1] == "paths" and segs[3] in METHODS else None
-
-
-def hint(f, docs, original, after, removed):
-    """What a finding most likely is, from both documents: a first reading for a person to check."""
-    jp, rule, msg = f["json_path"], f["rule"] or "", f["message"] or ""
-    segs = [s.replace("~1", "/").replace("~0", "~") for s in jp.split("/")[1:]]
-    op = op_of(jp)
-    if rule != "prevent operation removal" and op in removed:
-        return "inside an operation the round trip does not have (follows from its removal)"
-    if rule == "prevent operation removal" and len(segs) >= 2:
-        path = segs[1]
-        if len(segs) >= 3 and segs[2] in ("options", "trace"):
-            return "an OPTIONS/TRACE operation: skipped (docs/import.md: the server answers OPTIONS itself)"
-        if path.endswith("/") and path != "/":
-            return "a trailing `/`: dropped, so the path template changes (docs/import.md)"
-        if "#" in path:
-            return "a `#fragment` path: the fragment is dropped, and the operation skipped when its route is taken (docs/import.md)"
-        if re.search(r"\{[^}]+\}[^/]|[^/]\{[^}]+\}", path):
-            return "a parameter inside a segment (`/{Sid}.json`): the whole segment is the parameter, so the path template changes (docs/import.md)"
-        return "operation missing from the round trip: see the import summary for why it was skipped"
-    code = segs[segs.index("responses") + 1] if "responses" in segs and segs.index("responses") + 1 < len(segs) else None
-    if code is not None and not str(code).upper().startswith("2"):
-        if str(code)[0] in "13":
-            return "a 1xx/3xx response (docs/import.md: not read)"
-        return "an error response (4xx, 5xx, default): answered in the contract's one error envelope (docs/import.md)"
-    if code is not None and op:
-        declared = docs.at(after, op + "/responses")
-        if isinstance(declared, dict) and str(code) not in declared:
-            return "a second success status (docs/import.md: the lowest 2xx is the answer, the others are not declared)"
-    if "content" in segs:
-        media = segs[segs.index("content") + 1] if segs.index("content") + 1 < len(segs) else None
-        parent = "/" + "/".join(s.replace("~", "~0").replace("/", "~1") for s in segs[: segs.index("content") + 1])
-        have = docs.at(after, parent)
-        if media and isinstance(have, dict) and media not in have:
-            return f"a media type the round trip does not have (docs/import.md: non-JSON alternatives beside JSON are not read)"
-        if media in ("text/event-stream", "application/x-ndjson", "application/jsonl") and "did not overlap" in msg:
-            return "stream frames in the runtime's envelope, `oneOf` item/error (docs/import.md: the wire format of the frames changes)"
-    try:
-        before_node = docs.at_loose(original, jp)
-        after_node = docs.at_loose(after, jp)
-    except Exception:
-        before_node = after_node = None
-    if "requestBody" in segs and op:
-        b_content = docs.at(original, op + "/requestBody/content")
-        a_content = docs.at(after, op + "/requestBody/content")
-        if isinstance(b_content, dict) and isinstance(a_content, dict) and set(b_content) != set(a_content):
-            return (f"request media type {', '.join(sorted(b_content))} emitted as {', '.join(sorted(a_content))}: "
-                    "Optic compares a new body (docs/import.md reads `…+json` as JSON)")
-    if rule == "prevent changing request property to required" and before_node is None and after_node == {}:
-        return "a `required` name no property declares, declared as `{}` (docs/import.md: no change; Optic sees it appear)"
-    if "query parameters type" in rule and isinstance(before_node, dict) and isinstance(after_node, dict):
-        if (after_node.get("schema") or {}).get("type") == "string" and (before_node.get("schema") or {}).get("type") in ("array", "object"):
-            return "a non-scalar query parameter read as `{type: string}` (docs/import.md: accepts more)"
-    if "changed to null" in msg and '"nullable": true' in json.dumps(before_node) and '"null"' in json.dumps(after_node):
-        return "3.0 `nullable: true` spelled `type: [T, \"null\"]` inside a union (Optic compares the branches' types)"
-    if "union" in rule and "enum keyword was removed" in msg and '"nullable": true' in json.dumps(before_node):
-        return "3.0 `nullable: true` spelled `type: [T, \"null\"]` inside a union (Optic compares the branches' types)"
-    if rule == "request and response property enums" and "''" in msg:
-        if isinstance(before_node, dict) and before_node.get("nullable") is True and isinstance(after_node, dict) \
-                and None in (after_node.get("enum") or []):
-            return "3.0 `nullable: true` beside `enum` spelled as `null` in the 3.1 enum (Optic compares the lists)"
-    if "union" in rule and isinstance(before_node, dict) and isinstance(after_node, dict):
-        before_s = before_node.get("schema", before_node)
-        after_s = after_node.get("schema", after_node)
-        if before_s.get("nullable") is True and any(b == {"type": "null"} for b in after_s.get("anyOf", [])):
-            return "3.0 `nullable: true` on a `$ref`/`allOf` spelled `anyOf: [it, {type: null}]`"
-        if "$ref" in json.dumps(before_s) and "type null was changed" in msg:
-            return "`$ref` with a sibling `type` spelled `allOf: [$ref]` beside it (same schema; Optic reads them apart)"
-    if rule in ("prevent removing response property", "prevent changing request property to required",
-                "prevent request property type changes", "prevent response property type changes"):
-        if before_node is not None and after_node is not None:
-            return "present on both sides once `allOf` is read through: `$ref` with siblings spelled `allOf: [$ref]` (Optic artefact)"
-    return None
-
 
 def cell_optic(o):
     if o is None:
@@ -644,19 +415,15 @@ def main_report(work):
     p("Grouped by Optic rule and message (names blanked); one example each, with the schema at that location "
       "before (original) and after (stitchgen's openapi.json), `$ref`s on the way followed. Every finding is in "
       f"the raw files ({meta.get('raw', 'WORK/raw')}/NAME.json).\n")
-    docs = Docs(os.environ["IMPORT_NODE"], os.environ["IMPORT_YAML"]) if os.environ.get("IMPORT_NODE") else None
+    docs = Docs()
     groups = {}
     for r in rows:
         o = (r.get("stitchgen") or {}).get("optic") or {}
-        removed = {op_of(f["json_path"]) for f in o.get("findings", []) if f["rule"] == "prevent operation removal"}
         after = pathlib.Path(r.get("stitchgen", {}).get("openapi") or work / "sg" / r["document"] / "openapi.json")
+        if o.get("findings") and after.exists():
+            read_all(o["findings"], docs, r["entry"], after)
         for f in o.get("findings", []):
-            if docs is not None and "hint" not in f:
-                try:
-                    f["hint"] = hint(f, docs, r["entry"], after, removed)
-                except Exception as e:
-                    f["hint"] = f"(no hint: {e})"
-            key = (f["category"], f["kind"], f.get("hint"))
+            key = (f["category"], f["kind"], f.get("reading"))
             g = groups.setdefault(key, {"count": 0, "docs": {}, "example": (r["document"], f), "codes": {}})
             segs = f["json_path"].split("/")
             if "responses" in segs and segs.index("responses") + 1 < len(segs):
@@ -668,7 +435,7 @@ def main_report(work):
         doc, f = g["example"]
         per = ", ".join(f"{short(d)} {n}" for d, n in sorted(g["docs"].items(), key=lambda x: -x[1]))
         p(f"- **[{cat}] {k}** — {g['count']} ({per})")
-        p(f"  - reading: {h or '(none: read the example)'}")
+        p(f"  - reading: {f'`{h}`: ' + READINGS[h] if h else '(none: no documented lowering explains it)'}")
         if g["codes"]:
             p("  - statuses: " + ", ".join(f"{c} {n}" for c, n in sorted(g["codes"].items(), key=lambda x: -x[1])))
         p(f"  - e.g. {short(doc)}: {f['where']} — `{f['json_path']}`")
@@ -677,10 +444,9 @@ def main_report(work):
             p(f"  - after: `{(f.get('after') or 'absent')[:300]}`")
     if not groups:
         p("None.")
-    if docs is not None:  # the readings go back into the raw rows
-        for r in rows:
-            if not r.get("skipped") and not r.get("crashed"):
-                (work / "raw" / f"{r['document']}.json").write_text(json.dumps(r, indent=1, ensure_ascii=False))
+    for r in rows:  # the readings go back into the raw rows
+        if not r.get("skipped") and not r.get("crashed"):
+            (work / "raw" / f"{r['document']}.json").write_text(json.dumps(r, indent=1, ensure_ascii=False))
     p("\n## TypeSpec's breaking findings by kind (counts)\n")
     tgroups = {}
     for r in rows:

@@ -12,7 +12,7 @@
 #   Optic      optic diff DOC ROUNDTRIPPED --check --standard standard.yml --json, per importer
 # and writes bench/results/import-latest.md; the raw rows (every breaking finding) stay in
 # $IMPORT_WORK/raw/ and $IMPORT_WORK/import-latest.json. Installs TypeSpec (as bench/run.sh
-# section 2) and Optic (bench/optic, npm ci) into .tools/, idempotently.
+# section 2) and Optic (tests/corpus/optic, npm ci) into .tools/, idempotently.
 #
 # Environment (defaults in brackets):
 #   IMPORT_BIN            the stitchgen binary [built from this tree with cargo, then copied to
@@ -65,10 +65,10 @@ if [ -z "$bin" ]; then
 fi
 commit=${IMPORT_COMMIT:-$(cat "$(dirname "$bin")/COMMIT" 2>/dev/null || git -C "$root" rev-parse --short HEAD)}
 
-# npm_ci NAME PINS DEST MARKER: installs the packages pinned in bench/PINS (package.json and
+# npm_ci NAME PINS DEST MARKER: installs the packages pinned in PINS (package.json and
 # package-lock.json) into DEST with `npm ci`, unless MARKER is there and the lock is unchanged.
 npm_ci() {
-  local name=$1 pins=$bench/$2 dest=$3 marker=$4
+  local name=$1 pins=$2 dest=$3 marker=$4
   if [ ! -e "$dest/$marker" ] || ! cmp -s "$pins/package-lock.json" "$dest/package-lock.json"; then
     say "installing $name into $dest (npm ci)"
     rm -rf "$dest"
@@ -80,15 +80,15 @@ npm_ci() {
 
 # -- TypeSpec and Node 22, pinned, into .tools/typespec (as bench/run.sh, section 2, installs them)
 tsdir="$root/.tools/typespec"
-npm_ci TypeSpec typespec "$tsdir" node_modules/node/bin/node
+npm_ci TypeSpec "$bench/typespec" "$tsdir" node_modules/node/bin/node
 node22="$tsdir/node_modules/node/bin/node"
 case "$("$node22" --version)" in v22.*) ;; *) die "the pinned Node is not 22: $("$node22" --version)" ;; esac
 tsversion() { "$node22" -p "require('$tsdir/node_modules/$1/package.json').version"; }
 [ "$(tsversion @typespec/openapi3)" = 1.16.0 ] || die "bench/typespec pins @typespec/openapi3 $(tsversion @typespec/openapi3), not 1.16.0"
 
-# -- Optic, pinned (ajv overridden to 8.17.1), into .tools/optic
+# -- Optic, pinned (ajv overridden to 8.17.1), into .tools/optic, as the corpus test installs it
 opdir="$root/.tools/optic"
-npm_ci Optic optic "$opdir" node_modules/@useoptic/optic/build/index.js
+npm_ci Optic "$root/tests/corpus/optic" "$opdir" node_modules/@useoptic/optic/build/index.js
 optic="$opdir/node_modules/@useoptic/optic/build/index.js"
 opver() { "$node22" -p "require('$opdir/node_modules/$1/package.json').version"; }
 cp "$bench/typespec/tspconfig.yaml" "$work/tspconfig.yaml"
@@ -97,8 +97,7 @@ cp "$bench/typespec/tspconfig.yaml" "$work/tspconfig.yaml"
 export IMPORT_BIN="$bin" IMPORT_COMMIT="$commit" IMPORT_CORPUS="$corpus" IMPORT_NODE="$node22" \
   IMPORT_OPTIC="$optic" IMPORT_TSP="$tsdir/node_modules/@typespec/compiler/cmd/tsp.js" \
   IMPORT_TSP_OPENAPI3="$tsdir/node_modules/@typespec/openapi3/cmd/tsp-openapi3.js" \
-  IMPORT_TSPCONFIG="$work/tspconfig.yaml" IMPORT_TSP_MODULES="$tsdir/node_modules" \
-  IMPORT_YAML="$tsdir/node_modules/yaml"
+  IMPORT_TSPCONFIG="$work/tspconfig.yaml" IMPORT_TSP_MODULES="$tsdir/node_modules"
 dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | wc -l)
 python3 - "$work/meta.json" <<EOF
 import json, sys
@@ -111,13 +110,16 @@ json.dump({
   "stitchgen": "$("$bin" --version), debug binary copied to $bin from commit $commit (sha256 $(sha256sum "$bin" | cut -c1-12); the tree had $dirty modified tracked file(s) when this ran)",
   "typespec": "$(for p in compiler http openapi openapi3; do printf '@typespec/%s %s, ' $p "$(tsversion @typespec/$p)"; done)tsp-openapi3 from @typespec/openapi3; emitter openapi-versions [3.1.0], JSON",
   "node": "$("$node22" --version) (pinned, bench/typespec) for TypeSpec and Optic",
-  "optic": "@useoptic/optic $(opver @useoptic/optic), ajv $(opver ajv) (bench/optic); standard: ruleset [breaking-changes: {skip_when_major_version_changes: false}]",
+  "optic": "@useoptic/optic $(opver @useoptic/optic), ajv $(opver ajv) (tests/corpus/optic); standard: ruleset [breaking-changes: {skip_when_major_version_changes: false}]",
   "raw": "$work/raw",
 }, open(sys.argv[1], "w"), indent=1)
 EOF
 
+# -- Python with PyYAML (the YAML documents), as the corpus test has it
+. tests/conformance/venv.sh
+
 say "running; scratch in $work"
-python3 "$bench/import.py" run "$work"
+"$venv/bin/python" "$bench/import.py" run "$work"
 
 elapsed=$(($(date +%s) - start))
 python3 - "$work/meta.json" "$elapsed" <<'EOF'
@@ -133,6 +135,6 @@ rows = [json.loads(p.read_text()) for p in sorted((w / "raw").glob("*.json"))]
 (w / "import-latest.json").write_text(json.dumps({"meta": json.loads((w / "meta.json").read_text()), "documents": rows}, indent=1))
 EOF
 mkdir -p "$bench/results"
-python3 "$bench/import.py" report "$work" >"$bench/results/import-latest.md"
+"$venv/bin/python" "$bench/import.py" report "$work" >"$bench/results/import-latest.md"
 cat "$bench/results/import-latest.md"
 say "written to bench/results/import-latest.md (raw findings in $work/raw/ and $work/import-latest.json)"

@@ -1,6 +1,6 @@
 """Real API descriptions through stitchgen, as a team adopting it would run them.
 
-usage: run.py BIN CORPUS_DIR MCP_SPEC_DIR WORK_DIR RUNTIME_DIR
+usage: run.py BIN CORPUS_DIR MCP_SPEC_DIR WORK_DIR RUNTIME_DIR OPTIC_JS
 
 Every document of the corpus (nobody here wrote them) is imported twice, as written and with
 `--expose`; each contract must pass `check`, and `generate` must succeed within the time and
@@ -8,6 +8,9 @@ memory bounds below, with every MCP tool valid against the official schema and w
 byte budget, and every artifact valid (tests/conformance/validate.py). The Rust modules of the
 exposed contracts are then type-checked together in one crate that depends on
 stitchgen-runtime alone, under deny(warnings, missing_docs), and the three smallest are built.
+The round trip (tests/corpus/roundtrip.py): Optic diffs each original against the openapi.json
+generated from its import as written; every breaking finding must be one a documented lowering
+explains (docs/import.md, "Round trip"), except on the documents Optic is too slow on for CI.
 One line per document and mode goes to stdout, so a regression shows in the CI log.
 Exits 1 when anything fails; a missing corpus fails too, it never skips.
 """
@@ -16,14 +19,18 @@ import gzip
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import time
 
+import roundtrip
+
 HERE = pathlib.Path(__file__).resolve().parent
 VALIDATE = HERE.parent / "conformance" / "validate.py"
+IMPORT_DOC = HERE.parent.parent / "docs" / "import.md"
 
 # Bounds on one `generate` of the debug binary. The slowest document, DigitalOcean, took 3.4 s
 # and 400 MiB on a quiet 2-core machine (2026-12-02): about ten times that, so a loaded CI
@@ -33,6 +40,15 @@ MAX_MIB = 4000
 # The default per-tool byte budget (docs/dsl.md); imported contracts set none.
 BUDGET = 16 * 1024
 TARGET = "2025-11-25"
+
+# The round trip's Optic diff, by the document's first word. Optic's own cost keeps four documents
+# out of CI (2 cores, 2026-12-02, bench/results/import-latest.md): Box 14 min, Discord 19 min,
+# Kubernetes 20 min and 3.8 GB, DigitalOcean no verdict in 40 min. bench/import.sh diffs them.
+OPTIC_TOO_SLOW = {"box", "digitalocean", "discord", "kubernetes"}
+# Optic's strict validation refuses these originals (not stitchgen's output): diffed loosely.
+OPTIC_LOOSE = {"hetzner"}
+# One diff took 57 s at most (Mastodon): ten times that.
+OPTIC_SECONDS = 600
 
 
 def unpack(corpus, into):
@@ -81,8 +97,9 @@ def cost(tool):
     return len(json.dumps(tool, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def one(bin_, name, entry, expose, work, spec_dir, failures):
-    """Imports, checks and generates one document; returns the generated Rust module, if any."""
+def one(bin_, name, entry, expose, work, spec_dir, failures, optic_js):
+    """Imports, checks and generates one document (and diffs the round trip of its import as
+    written); returns the generated Rust module, if any."""
     mode = "expose" if expose else "plain"
     label = f"{name} ({mode})"
     contract = work / f"{name}-{mode}.stitch.yaml"
@@ -119,11 +136,46 @@ def one(bin_, name, entry, expose, work, spec_dir, failures):
         f"{secs:6.2f} s {mib:6.0f} MiB largest tool {largest:6} bytes (validated in {checked:.0f} s)",
         flush=True,
     )
+    if not expose:
+        round_trip(name, entry, dest / "openapi.json", work / f"{name}-optic", optic_js, failures)
     modules = [p for p in dest.glob("*.rs")]
     return modules[0] if len(modules) == 1 else None
 
 
-METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+METHODS = roundtrip.METHODS
+
+
+def round_trip(name, original, after, work, optic_js, failures):
+    """Optic's breaking findings between the original and the generated openapi.json: each must
+    have a reading (a documented lowering), or the round trip changed the API unexplained."""
+    first = re.split(r"[-.]", name)[0]
+    if first in OPTIC_TOO_SLOW:
+        print(f"corpus: {name + ' (round trip)':58} not diffed in CI: Optic is too slow on it (bench/import.sh)")
+        return
+    res = roundtrip.run_optic("node", optic_js, original, after, work, loose=first in OPTIC_LOOSE, seconds=OPTIC_SECONDS)
+    if res["status"] not in ("ok", "breaking"):
+        failures.append(f"{name}: Optic gave no verdict on the round trip ({res['status']}): {res.get('error')}")
+        return
+    unread = roundtrip.read_all(res["findings"], roundtrip.Docs(), original, after)
+    readings = {}
+    for f in res["findings"]:
+        readings[f["reading"]] = readings.get(f["reading"], 0) + 1
+    shown = ", ".join(f"{k} {n}" for k, n in sorted(readings.items(), key=lambda kv: (kv[0] is None, -kv[1], str(kv[0]))))
+    print(f"corpus: {name + ' (round trip)':58} {res['seconds']:6.1f} s {len(res['findings']):5} breaking findings, "
+          f"{len(unread)} unexplained; exceptions: {shown or 'none'}", flush=True)
+    for f in unread[:5]:
+        failures.append(f"{name}: the round trip changed the API, and no documented lowering explains it "
+                        f"(docs/import.md, \"Round trip\"): [{f['category']}] {f['kind']} at {f['json_path']}")
+    if len(unread) > 5:
+        failures.append(f"{name}: {len(unread) - 5} more unexplained round-trip findings")
+
+
+def readings_documented(failures):
+    """Every reading the round trip accepts is listed, with its reason, in docs/import.md."""
+    text = IMPORT_DOC.read_text()
+    missing = [r for r in roundtrip.READINGS if f"`{r}`" not in text]
+    if missing:
+        failures.append(f"docs/import.md does not list these round-trip exceptions: {', '.join(missing)}")
 
 
 def workspace(dir_, runtime, modules, root_lock):
@@ -162,7 +214,7 @@ def cargo(dir_, args, label, failures):
 
 
 def main():
-    bin_, corpus, spec_dir, work, runtime = (pathlib.Path(a).resolve() for a in sys.argv[1:6])
+    bin_, corpus, spec_dir, work, runtime, optic_js = (pathlib.Path(a).resolve() for a in sys.argv[1:7])
     if not (corpus / "README.md").is_file():
         raise SystemExit(f"FAIL: the OpenAPI corpus is not at {corpus}: lay it out beside the clone or set STITCHGEN_CORPUS_DIR")
     if not (spec_dir / f"schema-{TARGET}.json").is_file():
@@ -173,10 +225,11 @@ def main():
     if len(docs) != 10:
         raise SystemExit(f"FAIL: the corpus README lists ten documents, found {len(docs)}")
     failures = []
+    readings_documented(failures)
     modules = []
     for name, entry in docs:
         for expose in (False, True):
-            module = one(str(bin_), name, entry, expose, work, spec_dir, failures)
+            module = one(str(bin_), name, entry, expose, work, spec_dir, failures, optic_js)
             if expose and module is not None:
                 modules.append((name, module))
     if len(modules) == len(docs):
