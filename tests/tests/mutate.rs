@@ -128,7 +128,12 @@ fn mutated_fixtures_never_panic() {
         if let Some(generated) = generated {
             let generated = generated
                 .unwrap_or_else(|e| panic!("a checked contract failed to emit at seed {seed:#x}: {e}\n{text}"));
-            assert!(generated.artifacts.iter().any(|a| a.name == "openapi.json") && !generated.snapshot.is_empty());
+            let names: Vec<&str> = generated.artifacts.iter().map(|a| a.name.as_str()).collect();
+            assert!(
+                names.contains(&"openapi.json") && !generated.snapshot.is_empty(),
+                "a checked contract emitted {names:?} and a snapshot of {} bytes at seed {seed:#x}:\n{text}",
+                generated.snapshot.len()
+            );
             emitted += 1;
         }
         assert!(started.elapsed() < Duration::from_secs(5), "slow input at seed {seed:#x}:\n{text}");

@@ -84,6 +84,17 @@ impl Input {
             ("properties", Value::Object(props)) => {
                 Value::Object(props.iter().map(|(n, s)| (n.clone(), self.schema(s))).collect())
             }
+            // A branch written twice adds no value a type must hold, and typify asserts that a
+            // union has at most one unit variant (two `{type: "null"}` branches panic it).
+            ("anyOf" | "oneOf", Value::Array(items)) => {
+                let mut branches: Vec<Value> = Vec::new();
+                for b in items.iter().map(|i| self.schema(i)) {
+                    if !branches.contains(&b) {
+                        branches.push(b);
+                    }
+                }
+                Value::Array(branches)
+            }
             (_, Value::Array(items)) => Value::Array(items.iter().map(|i| self.schema(i)).collect()),
             (_, Value::Object(_)) => self.schema(v),
             (_, other) => other.clone(),
