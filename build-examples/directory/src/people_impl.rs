@@ -78,7 +78,7 @@ impl people::Handler for Directory {
         }
         let person = types::Person {
             id: format!("p{:04}", people.iter().filter_map(|p| p.id[1..].parse::<u32>().ok()).max().unwrap_or(0) + 1),
-            name: input.name.to_string().parse().expect("validated as non-empty"),
+            name: input.name,
             email: input.email,
             phone: input.phone,
             address: input.address,
@@ -97,7 +97,7 @@ impl people::Handler for Directory {
         let mut people = self.people();
         let p = people.iter_mut().find(|p| p.id == params.id).ok_or_else(|| not_found(&params.id))?;
         if let Some(name) = input.name {
-            p.name = name.to_string().parse().expect("validated as non-empty");
+            p.name = name;
         }
         if let Some(email) = input.email {
             p.email = email;
@@ -108,7 +108,7 @@ impl people::Handler for Directory {
         if let Some(team) = input.team {
             p.team = team;
         }
-        Ok(types::Card { id: p.id.clone(), name: p.name.to_string(), team: p.team.clone() })
+        Ok(types::Card { id: p.id.clone(), name: p.name.clone(), team: p.team.clone() })
     }
 
     async fn delete(&self, _ctx: &Ctx, params: delete::Params) -> Result<(), AppError> {
@@ -129,7 +129,7 @@ impl people::Views for Directory {
         let people = full
             .people
             .iter()
-            .map(|p| types::Card { id: p.id.clone(), name: p.name.to_string(), team: p.team.clone() })
+            .map(|p| types::Card { id: p.id.clone(), name: p.name.clone(), team: p.team.clone() })
             .collect();
         types::ListToolAnswer { people, total: full.total as i64 }
     }

@@ -18,11 +18,11 @@ def check(ok, what):
         failures.append(what)
 
 
-def request(base, method, path, body=None, headers=None):
+def request(base, method, path, body=None, headers=None, content_type="application/json"):
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
     if data is not None:
-        req.add_header("Content-Type", "application/json")
+        req.add_header("Content-Type", content_type)
     try:
         with urllib.request.urlopen(req, timeout=10) as res:
             return res.status, dict(res.headers), res.read()
@@ -51,6 +51,14 @@ def main():
 
     status, _, body = request(base, "POST", "/people", {"name": "Grace", "email": "not-an-email", "team": "core"})
     check(status == 400 and json.loads(body)["error"]["code"] == "VALIDATION_ERROR", "a bad body: 400 VALIDATION_ERROR")
+
+    # The same team again: the other checks read the directory as it was seeded.
+    team = json.loads(request(base, "GET", "/people/p0002")[2])["team"]
+    status, _, body = request(base, "PATCH", "/people/p0002", {"team": team}, content_type="application/merge-patch+json")
+    check(status == 200 and json.loads(body)["team"] == team, "PATCH /people/:id as application/merge-patch+json, its declared inputContentType")
+    spec = json.load(open(openapi_path))
+    media = list(spec["paths"]["/people/{id}"]["patch"]["requestBody"]["content"])
+    check(media == ["application/merge-patch+json"], "openapi.json declares the update's body as application/merge-patch+json")
 
     status, _, body = request(base, "DELETE", "/people/p0003")
     check(status == 401, "DELETE without identity: 401")
