@@ -91,7 +91,7 @@ fn agent_tools_are_compared_closed_as_they_ship() {
     // Closing an open input narrows what an MCP client may send; an agent tool ships every
     // object closed already, so nothing changes for it.
     let old = people();
-    let open = "    desc: Change a person's name, team or contact details.\n    input:\n      type: object\n";
+    let open = "    inputContentType: application/merge-patch+json\n    input:\n      type: object\n";
     let new = old.replacen(open, &format!("{open}      additionalProperties: false\n"), 1);
     assert_ne!(old, new);
     let (_, agent, _) = generate(&input(&old));
