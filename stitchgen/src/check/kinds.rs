@@ -149,8 +149,14 @@ fn input_content_type(e: &Endpoint, diags: &mut Diagnostics) {
 
 /// `application/json`, or a structured-syntax `type/…+json` (RFC 6839), parameters allowed.
 pub(crate) fn is_json_media_type(s: &str) -> bool {
-    let essence = s.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let essence = media_essence(s);
     is_media_type(s, false) && (essence == "application/json" || essence.ends_with("+json"))
+}
+
+/// A media type without its parameters, lowercased: `Application/JSON; charset=utf-8` is
+/// `application/json`.
+pub(crate) fn media_essence(s: &str) -> String {
+    s.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
 }
 
 /// What reads a JSON request body needs: a method with a body, `input`, and no `multipart`.

@@ -25,8 +25,7 @@ pub(super) enum Media {
 
 /// The kind of a media type, parameters ignored.
 pub(super) fn media(media: &str) -> Media {
-    let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    match essence.as_str() {
+    match crate::check::kinds::media_essence(media).as_str() {
         "application/json" => Media::Json,
         "text/event-stream" => Media::Sse,
         "application/x-ndjson"

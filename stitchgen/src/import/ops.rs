@@ -312,9 +312,9 @@ impl<'d, 's> Endpoints<'d, 's> {
         e.insert("input".into(), schema);
         // `application/merge-patch+json` and the like: the body is JSON, its media type is what
         // clients are told to send.
+        use crate::check::kinds::{is_json_media_type, media_essence};
         let media = media.as_str().unwrap_or_default();
-        let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-        if essence != "application/json" && crate::check::kinds::is_json_media_type(media) {
+        if media_essence(media) != "application/json" && is_json_media_type(media) {
             e.insert("inputContentType".into(), J::String(media.to_owned()));
         }
     }

@@ -413,9 +413,12 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         path.push('/');
         template.push('/');
     }
-    // `application/json` written out is the default, not a media type of its own.
-    let input_content_type =
-        e.input_content_type.as_ref().map(|c| c.value.clone()).filter(|c| c.trim() != "application/json");
+    // `application/json` written out (parameters included) is the default, not a media type of its own.
+    let input_content_type = e
+        .input_content_type
+        .as_ref()
+        .map(|c| c.value.clone())
+        .filter(|c| crate::check::kinds::media_essence(c) != "application/json");
     Some(Http { method, path, template, params, wildcard, input_content_type })
 }
 
