@@ -10,7 +10,7 @@ use stitchgen_tests::fixtures;
 /// Every artifact and the snapshot, by name.
 fn outputs(paths: &[PathBuf]) -> Vec<(String, Vec<u8>)> {
     let generated = generate(paths, &Options::default()).expect("the fixtures read");
-    assert!(!generated.checked.has_errors());
+    assert!(!generated.checked.has_errors(), "{paths:?}: {:?}", generated.checked.diagnostics);
     let mut out: Vec<(String, Vec<u8>)> = generated.artifacts.into_iter().map(|a| (a.name, a.bytes)).collect();
     out.push(("surface.snapshot.json".into(), generated.snapshot));
     out

@@ -5,6 +5,7 @@
 pub mod failure;
 mod ops;
 mod rewrite;
+mod share;
 pub mod types;
 mod typify_input;
 

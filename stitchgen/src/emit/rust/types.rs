@@ -1,6 +1,6 @@
 //! Rust types for a service's schemas through typify, every path routed through the runtime.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use serde_json::Value;
@@ -14,12 +14,18 @@ pub struct Types {
     /// `ListInput` → the type as named from an operation module that imports `super::types`,
     /// as source text (tokens cannot leave the thread that made them).
     pub paths: BTreeMap<String, String>,
+    /// The shared types' Rust names: their definitions are never replaced by an alias.
+    fixed: BTreeSet<String>,
 }
 
 impl Types {
     /// Items of the `types` module.
     pub fn items(&self) -> Result<TokenStream, String> {
-        drop_unused_default_helpers(guarded(|| Ok(self.space.to_stream()))?)
+        let tokens = guarded(|| Ok(self.space.to_stream()))?;
+        let mut file: syn::File = syn::parse2(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
+        file.items = super::share::share(std::mem::take(&mut file.items), &self.fixed);
+        drop_unused_default_helpers(&mut file);
+        Ok(quote::quote!(#file))
     }
 
     /// Items of the `types` module, or the schema typify failed to print.
@@ -35,9 +41,8 @@ pub(crate) const TYPIFY_VERSION: &str = "0.8.0";
 /// writes that default as a function of its own (typify-impl `defaults.rs`), so the helper can
 /// go unused and `deny(warnings)` refuses the dead code. Helpers of `mod defaults` that nothing
 /// names are removed.
-fn drop_unused_default_helpers(tokens: TokenStream) -> Result<TokenStream, String> {
-    let text = tokens.to_string();
-    let mut file: syn::File = syn::parse2(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
+fn drop_unused_default_helpers(file: &mut syn::File) {
+    let text = quote::quote!(#file).to_string();
     for item in &mut file.items {
         if let syn::Item::Mod(m) = item
             && m.ident == "defaults"
@@ -49,7 +54,6 @@ fn drop_unused_default_helpers(tokens: TokenStream) -> Result<TokenStream, Strin
             });
         }
     }
-    Ok(quote::quote!(#file))
 }
 
 /// The JSON Schema typify reads (draft 7 through schemars 0.8): contract references point at
@@ -165,7 +169,7 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
         let ty = space.get_type(&id).map_err(|e| e.to_string())?;
         paths.insert(name.clone(), ty.ident().to_string());
     }
-    Ok(Types { space, paths })
+    Ok(Types { space, paths, fixed: svc.type_idents.values().cloned().collect() })
 }
 
 #[cfg(test)]

@@ -1,0 +1,395 @@
+//! One type per shape: typify makes a type of every anonymous schema it meets, so the same inline
+//! object or enum written in a hundred operations becomes a hundred types. Types that are the
+//! same (fields, variants, serde attributes, field docs and trait impls, the types they name
+//! read as the same) are defined once; every other name stays, as an alias of the one kept.
+//!
+//! Shared types (`types:` in the contract) are never merged: their names are the user's. A tuple
+//! struct is never made an alias either: `Alias(value)` does not construct through a type alias.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use quote::ToTokens;
+use syn::visit_mut::VisitMut;
+
+/// What stands for a type's own name in its shape, so that self-references compare equal.
+const ITSELF: &str = "__StitchgenItself";
+
+/// The items of typify's `types` module with every type that has the shape of another replaced
+/// by `pub type Name = Kept;` (its doc kept), and the impls that came with it dropped. `fixed`
+/// are the names that keep their own definition whatever their shape.
+pub(super) fn share(items: Vec<syn::Item>, fixed: &BTreeSet<String>) -> Vec<syn::Item> {
+    let mut pinned = fixed.clone();
+    loop {
+        let candidates = Candidates::collect(&items, &pinned);
+        let kept = candidates.classes();
+        let clashes = clashes(&items, &candidates, &kept);
+        if clashes.is_empty() {
+            let (dropped, aliases) = plan(&candidates, &kept);
+            return rewrite(items, &dropped, &aliases);
+        }
+        // Two impls of one trait that differed only in the types now shared (`From<A>` and
+        // `From<B>` for one enum): the types named there keep their own definitions.
+        pinned.extend(clashes);
+    }
+}
+
+/// The types that may be shared: every struct with named fields and every enum, unless pinned,
+/// with the impls each one owns.
+struct Candidates<'a> {
+    items: &'a [syn::Item],
+    /// Name → index of its definition in the items.
+    defs: BTreeMap<String, usize>,
+    /// Name → indexes of the impls it owns: those whose self type it is, or whose trait
+    /// arguments name it when the self type is no candidate (`impl From<A> for String`).
+    impls: BTreeMap<String, Vec<usize>>,
+    /// Impl index → the candidate that owns it.
+    owners: BTreeMap<usize, String>,
+}
+
+impl<'a> Candidates<'a> {
+    fn collect(items: &'a [syn::Item], pinned: &BTreeSet<String>) -> Candidates<'a> {
+        let mut defs = BTreeMap::new();
+        for (i, item) in items.iter().enumerate() {
+            let name = match item {
+                syn::Item::Struct(s)
+                    if !matches!(s.fields, syn::Fields::Unnamed(_)) && s.generics.params.is_empty() =>
+                {
+                    &s.ident
+                }
+                syn::Item::Enum(e) if e.generics.params.is_empty() => &e.ident,
+                _ => continue,
+            };
+            let name = name.to_string();
+            if !pinned.contains(&name) {
+                defs.insert(name, i);
+            }
+        }
+        let owners: BTreeMap<usize, String> = items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| match item {
+                syn::Item::Impl(imp) => owner(imp, &defs).map(|o| (i, o)),
+                _ => None,
+            })
+            .collect();
+        let mut impls: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (&i, name) in &owners {
+            impls.entry(name.clone()).or_default().push(i);
+        }
+        Candidates { items, defs, impls, owners }
+    }
+
+    /// Each candidate's kept type: the least name of its class. Classes are refined to a fixed
+    /// point: types that differ only in naming types already found the same are the same.
+    fn classes(&self) -> BTreeMap<String, String> {
+        let mut kept: BTreeMap<String, String> = self.defs.keys().map(|n| (n.clone(), n.clone())).collect();
+        loop {
+            let mut by_shape: BTreeMap<String, &String> = BTreeMap::new();
+            let mut next = BTreeMap::new();
+            for name in self.defs.keys() {
+                let first = by_shape.entry(self.shape(name, &kept)).or_insert(name);
+                next.insert(name.clone(), (*first).clone());
+            }
+            if next == kept {
+                return kept;
+            }
+            kept = next;
+        }
+    }
+
+    /// A candidate's definition (outer docs aside) and owned impls, as text, with its own name
+    /// read as [`ITSELF`] and every other candidate's as its kept type.
+    fn shape(&self, name: &str, kept: &BTreeMap<String, String>) -> String {
+        let mut rename = Rename { own: name, kept };
+        let mut def = self.items[self.defs[name]].clone();
+        match &mut def {
+            syn::Item::Struct(s) => {
+                s.attrs.retain(|a| !a.path().is_ident("doc"));
+                s.ident = syn::Ident::new(ITSELF, s.ident.span());
+            }
+            syn::Item::Enum(e) => {
+                e.attrs.retain(|a| !a.path().is_ident("doc"));
+                e.ident = syn::Ident::new(ITSELF, e.ident.span());
+            }
+            _ => {}
+        }
+        rename.visit_item_mut(&mut def);
+        let mut impls: Vec<String> = self.impls.get(name).map_or_else(Vec::new, |owned| {
+            owned
+                .iter()
+                .map(|&i| {
+                    let mut imp = self.items[i].clone();
+                    rename.visit_item_mut(&mut imp);
+                    imp.to_token_stream().to_string()
+                })
+                .collect()
+        });
+        impls.sort();
+        let mut text = def.to_token_stream().to_string();
+        for imp in impls {
+            text.push('\n');
+            text.push_str(&imp);
+        }
+        text
+    }
+
+    /// The candidate that owns the impl at `i`, if any.
+    fn owner_of(&self, i: usize) -> Option<&String> {
+        self.owners.get(&i)
+    }
+}
+
+/// The candidate an impl belongs to: its self type, else the first candidate its trait's
+/// arguments name.
+fn owner(imp: &syn::ItemImpl, defs: &BTreeMap<String, usize>) -> Option<String> {
+    if let syn::Type::Path(p) = &*imp.self_ty
+        && p.qself.is_none()
+        && let Some(ident) = p.path.get_ident()
+        && defs.contains_key(&ident.to_string())
+    {
+        return Some(ident.to_string());
+    }
+    let mut found = Named { defs, first: None };
+    found.visit_path_mut(&mut imp.trait_.as_ref()?.1.clone());
+    found.first
+}
+
+/// Finds the first candidate a path names.
+struct Named<'d> {
+    defs: &'d BTreeMap<String, usize>,
+    first: Option<String>,
+}
+
+impl VisitMut for Named<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        if self.first.is_none()
+            && let Some(name) = head(path)
+            && self.defs.contains_key(&name)
+        {
+            self.first = Some(name);
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+}
+
+/// The first segment of a relative path: the type a path like `A` or `A::new` names.
+fn head(path: &syn::Path) -> Option<String> {
+    if path.leading_colon.is_some() {
+        return None;
+    }
+    path.segments.first().map(|s| s.ident.to_string())
+}
+
+/// Renames, in paths, a candidate's own name to [`ITSELF`] and every other candidate to its
+/// kept type.
+struct Rename<'k> {
+    own: &'k str,
+    kept: &'k BTreeMap<String, String>,
+}
+
+impl VisitMut for Rename<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        if let Some(name) = head(path) {
+            let to = if name == self.own { Some(ITSELF) } else { self.kept.get(&name).map(String::as_str) };
+            if let Some(to) = to
+                && to != name
+            {
+                let first = &mut path.segments[0].ident;
+                *first = syn::Ident::new(to, first.span());
+            }
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+}
+
+/// Types whose sharing makes two kept trait impls one (`impl From<A> for E` and
+/// `impl From<B> for E` once `B` is `A`): the names, written in either impl, that would become
+/// aliases.
+fn clashes(items: &[syn::Item], candidates: &Candidates<'_>, kept: &BTreeMap<String, String>) -> BTreeSet<String> {
+    let aliased = |name: &String| kept.get(name).is_some_and(|k| k != name);
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut clash = BTreeSet::new();
+    for (i, item) in items.iter().enumerate() {
+        let syn::Item::Impl(imp) = item else { continue };
+        if imp.trait_.is_none() || candidates.owner_of(i).is_some_and(aliased) {
+            continue;
+        }
+        let mut header = imp.clone();
+        header.items.clear();
+        header.attrs.clear();
+        Rename { own: "", kept }.visit_item_impl_mut(&mut header);
+        if let Some(&other) = seen.get(&header.to_token_stream().to_string()) {
+            for at in [other, i] {
+                let mut names = Names { kept, found: BTreeSet::new() };
+                let syn::Item::Impl(mut original) = items[at].clone() else { continue };
+                original.items.clear();
+                names.visit_item_impl_mut(&mut original);
+                clash.extend(names.found.into_iter().filter(&aliased));
+            }
+        } else {
+            seen.insert(header.to_token_stream().to_string(), i);
+        }
+    }
+    clash
+}
+
+/// Every candidate a piece of code names.
+struct Names<'k> {
+    kept: &'k BTreeMap<String, String>,
+    found: BTreeSet<String>,
+}
+
+impl VisitMut for Names<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        if let Some(name) = head(path)
+            && self.kept.contains_key(&name)
+        {
+            self.found.insert(name);
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+}
+
+/// The impls to drop (those of aliased types) and the definitions to replace by an alias, by
+/// index: name and kept type.
+fn plan(
+    candidates: &Candidates<'_>,
+    kept: &BTreeMap<String, String>,
+) -> (BTreeSet<usize>, BTreeMap<usize, (String, String)>) {
+    let aliased = |name: &String| kept[name] != *name;
+    let dropped = candidates.owners.iter().filter(|(_, owner)| aliased(owner)).map(|(&i, _)| i).collect();
+    let aliases = candidates
+        .defs
+        .iter()
+        .filter(|(name, _)| aliased(name))
+        .map(|(name, &i)| (i, (name.clone(), kept[name].clone())))
+        .collect();
+    (dropped, aliases)
+}
+
+/// The items with every aliased type's definition replaced by its alias and its impls dropped.
+fn rewrite(
+    items: Vec<syn::Item>,
+    dropped: &BTreeSet<usize>,
+    aliases: &BTreeMap<usize, (String, String)>,
+) -> Vec<syn::Item> {
+    items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !dropped.contains(i))
+        .map(|(i, item)| match aliases.get(&i) {
+            Some((name, to)) => alias(&item, name, to),
+            None => item,
+        })
+        .collect()
+}
+
+/// `pub type Name = Kept;` with the doc comments of the definition it replaces.
+fn alias(def: &syn::Item, name: &str, to: &str) -> syn::Item {
+    let attrs: &[syn::Attribute] = match def {
+        syn::Item::Struct(s) => &s.attrs,
+        syn::Item::Enum(e) => &e.attrs,
+        _ => &[],
+    };
+    let docs = attrs.iter().filter(|a| a.path().is_ident("doc"));
+    let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+    let to = syn::Ident::new(to, proc_macro2::Span::call_site());
+    syn::parse_quote! {
+        #(#docs)*
+        pub type #name = #to;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use quote::ToTokens;
+
+    /// `share` over the items of `code`, printed back one item per line.
+    fn shared(code: &str, fixed: &[&str]) -> Vec<String> {
+        let file: syn::File = syn::parse_str(code).expect("test code parses");
+        let fixed: BTreeSet<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
+        super::share(file.items, &fixed).iter().map(|i| i.to_token_stream().to_string()).collect()
+    }
+
+    fn aliases(items: &[String]) -> Vec<&str> {
+        items.iter().filter(|i| i.starts_with("pub type") || i.contains("] pub type")).map(String::as_str).collect()
+    }
+
+    #[test]
+    fn the_same_shape_is_defined_once_under_its_least_name() {
+        let out = shared(
+            "/// Get.\npub struct GetParams { pub id: String }\n/// Delete.\npub struct DeleteParams { pub id: String }\npub struct Other { pub id: u64 }",
+            &[],
+        );
+        assert_eq!(aliases(&out), ["# [doc = \" Get.\"] pub type GetParams = DeleteParams ;"]);
+        assert!(out.iter().any(|i| i.contains("pub struct DeleteParams")), "{out:#?}");
+        assert!(out.iter().any(|i| i.contains("pub struct Other")), "{out:#?}");
+    }
+
+    #[test]
+    fn types_that_name_shared_types_are_shared_in_turn() {
+        let out = shared(
+            "pub enum AStatus { On, Off }\npub enum BStatus { On, Off }\npub struct A { pub s: AStatus }\npub struct B { pub s: BStatus }",
+            &[],
+        );
+        assert_eq!(aliases(&out), ["pub type BStatus = AStatus ;", "pub type B = A ;"]);
+    }
+
+    #[test]
+    fn a_type_that_names_itself_is_read_as_itself() {
+        let out = shared(
+            "pub struct A { pub next: Option<Box<A>> }\npub struct B { pub next: Option<Box<B>> }\npub struct C { pub next: Option<Box<A>> }",
+            &[],
+        );
+        // C names A, not itself: the same fields, another shape.
+        assert_eq!(aliases(&out), ["pub type B = A ;"]);
+    }
+
+    #[test]
+    fn shared_types_newtypes_and_field_docs_keep_their_definitions() {
+        let fixed = shared("pub struct A { pub id: String }\npub struct B { pub id: String }", &["A", "B"]);
+        assert!(aliases(&fixed).is_empty(), "{fixed:#?}");
+        let newtypes = shared("pub struct A(pub String);\npub struct B(pub String);", &[]);
+        assert!(aliases(&newtypes).is_empty(), "{newtypes:#?}");
+        let docs = shared("pub struct A { /// One.\npub id: String }\npub struct B { /// Two.\npub id: String }", &[]);
+        assert!(aliases(&docs).is_empty(), "{docs:#?}");
+        let impls = shared(
+            "pub struct A { pub id: String }\npub struct B { pub id: String }\nimpl Default for A { fn default() -> Self { A { id: String::new() } } }",
+            &[],
+        );
+        assert!(aliases(&impls).is_empty(), "{impls:#?}");
+    }
+
+    #[test]
+    fn impls_go_with_the_type_they_belong_to() {
+        let out = shared(
+            "pub enum A { X }\npub enum B { X }\nimpl std::fmt::Display for A { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(\"x\") } }\nimpl std::fmt::Display for B { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(\"x\") } }\nimpl From<B> for String { fn from(_: B) -> String { String::new() } }\nimpl From<A> for String { fn from(_: A) -> String { String::new() } }",
+            &[],
+        );
+        assert_eq!(out.len(), 4, "{out:#?}");
+        assert_eq!(aliases(&out), ["pub type B = A ;"]);
+        assert!(out.iter().all(|i| !i.contains("for B") && !i.contains("From < B >")), "{out:#?}");
+    }
+
+    #[test]
+    fn two_impls_that_would_become_one_keep_their_types_apart() {
+        let out = shared(
+            "pub struct A { pub id: String }\npub struct B { pub id: String }\npub enum U { A(A), B(B) }\nimpl From<A> for U { fn from(v: A) -> Self { Self::A(v) } }\nimpl From<B> for U { fn from(v: B) -> Self { Self::B(v) } }",
+            &[],
+        );
+        assert!(aliases(&out).is_empty(), "{out:#?}");
+    }
+
+    #[test]
+    fn an_unrelated_type_changes_nothing_else() {
+        let before = shared("pub struct GetParams { pub id: String }\npub struct PutParams { pub id: String }", &[]);
+        let after = shared(
+            "pub struct GetParams { pub id: String }\npub struct ListInput { pub limit: u64 }\npub struct PutParams { pub id: String }",
+            &[],
+        );
+        let after: Vec<&String> = after.iter().filter(|i| !i.contains("ListInput")).collect();
+        assert_eq!(before.iter().collect::<Vec<_>>(), after);
+    }
+}
