@@ -14,7 +14,8 @@
 #   BENCH_COMPILE_SIZES  sizes whose generated Rust is compiled; "" skips   ["100 1000"]
 #   BENCH_COMPILE_RUNS   rebuilds per crate and size                        [3]
 #   BENCH_RING_SIZES     ring sizes for bench/ring.sh; "" skips it         ["100 200 400"]
-#   BENCH_BASE           the revision bench/ring.sh compares with           [HEAD~1]
+#   BENCH_MODULE_SIZES   sizes bench/module.sh compares with BENCH_BASE; "" skips ["100 1000"]
+#   BENCH_BASE           the revision bench/ring.sh and bench/module.sh compare with [HEAD~1]
 #   BENCH_KEEP           1: keep the scratch directory                      [0]
 set -euo pipefail
 
@@ -28,6 +29,7 @@ COLD=${BENCH_COLD:-1}
 COMPILE_SIZES=${BENCH_COMPILE_SIZES-100 1000}
 COMPILE_RUNS=${BENCH_COMPILE_RUNS:-3}
 RING_SIZES=${BENCH_RING_SIZES-100 200 400}
+MODULE_SIZES=${BENCH_MODULE_SIZES-100 1000}
 KEEP=${BENCH_KEEP:-0}
 command="BENCH_SIZES=\"$SIZES\" BENCH_RUNS=$RUNS BENCH_RERUNS=$RERUNS BENCH_COLD=$COLD BENCH_COMPILE_SIZES=\"$COMPILE_SIZES\" BENCH_COMPILE_RUNS=$COMPILE_RUNS bash bench/run.sh"
 
@@ -269,6 +271,14 @@ if [ -n "${RING_SIZES// /}" ]; then
   say "ring: $RING_SIZES types, beside ${BENCH_BASE-HEAD~1}"
   BENCH_RING_SIZES="$RING_SIZES" BENCH_RING_RUNS="$RUNS" bash "$bench/ring.sh" >/dev/null ||
     die "bench/ring.sh failed"
+fi
+
+# -- 8. the generated module beside the base revision's: bytes, lines, types, aliases and dev
+#       compile time (bench/module.sh writes its own report, bench/results/module-latest.md)
+if [ -n "${MODULE_SIZES// /}" ] && [ -n "${BENCH_BASE-HEAD~1}" ]; then
+  say "module: $MODULE_SIZES endpoints, beside ${BENCH_BASE-HEAD~1}"
+  BENCH_MODULE_SIZES="$MODULE_SIZES" BENCH_MODULE_RUNS="$COMPILE_RUNS" bash "$bench/module.sh" >/dev/null ||
+    die "bench/module.sh failed"
 fi
 
 # -- report
