@@ -164,3 +164,61 @@ endpoints:
         assert_eq!(with, without, "{}: a view moved openapi.json", f.display());
     }
 }
+
+/// The names the `types` module of a Rust artifact defines with any of `kinds` (`pub struct `, …).
+fn type_names(rust: &str, kinds: &[&str]) -> std::collections::BTreeSet<String> {
+    let types = rust.split_once("    pub mod types {").map_or("", |(_, rest)| rest);
+    types
+        .lines()
+        .filter_map(|l| kinds.iter().find_map(|k| l.trim_start().strip_prefix(k)))
+        .map(|rest| rest.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// One type per shape never takes a name away: with an endpoint added before every other (a copy
+/// of the first, so that its types share their shapes and take the definitions, their names being
+/// the least), every type name of every valid fixture's module is still defined.
+#[test]
+fn an_added_endpoint_takes_no_type_name_away() {
+    let scratch = std::env::temp_dir().join(format!("stitchgen-added-{}", std::process::id()));
+    let mut moved = 0;
+    for fixture in fixtures("valid") {
+        let text = std::fs::read_to_string(&fixture).unwrap();
+        let mut contract: Value = serde_saphyr::from_str(&text).unwrap();
+        let Some(endpoints) = contract.get_mut("endpoints").and_then(Value::as_object_mut) else { continue };
+        let Some((_, first)) = endpoints.iter().next() else { continue };
+        let mut added = first.clone();
+        let path = added["path"].as_str().unwrap_or("/").to_owned();
+        added["path"] = Value::String(format!("/aaa-added{}", path.trim_end_matches('/')));
+        // A name written out would be written twice.
+        if let Some(tool) = added.get_mut("tool").and_then(Value::as_object_mut) {
+            tool.remove("name");
+        }
+        let rest = std::mem::take(endpoints);
+        endpoints.insert("aaaAdded".into(), added);
+        endpoints.extend(rest);
+        let name = fixture.file_name().unwrap();
+        let (before, after) = (scratch.join("before"), scratch.join("after"));
+        std::fs::create_dir_all(&before).unwrap();
+        std::fs::create_dir_all(&after).unwrap();
+        std::fs::write(
+            before.join(name),
+            serde_json::to_string(&serde_saphyr::from_str::<Value>(&text).unwrap()).unwrap(),
+        )
+        .unwrap();
+        std::fs::write(after.join(name), serde_json::to_string(&contract).unwrap()).unwrap();
+        let rust = |dir: &std::path::Path| -> String {
+            let all = artifacts(&[dir.join(name)]);
+            all.into_iter().filter(|(n, _)| n.ends_with(".rs")).map(|(_, t)| t).collect()
+        };
+        let (was, is) = (rust(&before), rust(&after));
+        let all = ["pub struct ", "pub enum ", "pub type "];
+        let lost: Vec<String> = type_names(&was, &all).difference(&type_names(&is, &all)).cloned().collect();
+        assert!(lost.is_empty(), "{}: an added endpoint took {lost:?} away", fixture.display());
+        moved += type_names(&was, &all[..2]).intersection(&type_names(&is, &all[2..])).count();
+    }
+    std::fs::remove_dir_all(&scratch).ok();
+    // The added endpoint's types took definitions over somewhere: the names above were read
+    // through aliases, not only left where they were.
+    assert!(moved > 0, "no definition moved to the added endpoint's types");
+}
