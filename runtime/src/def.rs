@@ -14,6 +14,9 @@ pub enum Surface {
 }
 
 impl Surface {
+    /// Every surface, in the order a contract's `expose` lists them: what most operations are on.
+    pub const ALL: &'static [Surface] = &[Surface::Http, Surface::Mcp, Surface::Agent, Surface::Cli];
+
     /// Whether this is a tool surface (views apply).
     pub fn is_tool(self) -> bool {
         self != Surface::Http
@@ -73,6 +76,31 @@ pub struct OperationDef {
 }
 
 impl OperationDef {
+    /// An operation with nothing declared: no method, path, tool name, annotations, parameter
+    /// keys, schemas, view or wrapping, and no HTTP-only kind; served nowhere. Generated
+    /// definitions write what the contract declares and take the rest from here
+    /// (`..OperationDef::EMPTY`).
+    pub const EMPTY: OperationDef = OperationDef {
+        service: "",
+        action: "",
+        kind: OpKind::Contract,
+        description: "",
+        method: None,
+        path: None,
+        scope: "",
+        surfaces: &[],
+        tool_name: None,
+        annotations: None,
+        param_keys: &[],
+        params_schema: None,
+        input_schema: None,
+        output_schema: None,
+        view: None,
+        tool_input_schema: None,
+        wrap: None,
+        http_kind: HttpKindDef::PLAIN,
+    };
+
     /// Whether the operation is served on `surface`.
     pub fn on(&self, surface: Surface) -> bool {
         self.surfaces.contains(&surface)
@@ -204,6 +232,12 @@ pub struct ViewDef {
     pub project: bool,
     /// The field copies of a slice (no projection).
     pub slice: Option<&'static SlicePlan>,
+}
+
+impl ViewDef {
+    /// A view with no defaults (`{}`), no schema of its own, no projection and no slice: generated
+    /// views write what the contract declares and take the rest from here (`..ViewDef::EMPTY`).
+    pub const EMPTY: ViewDef = ViewDef { defaults: "{}", output_schema: None, project: false, slice: None };
 }
 
 /// The field copies that turn a full answer into a slice view.

@@ -34,7 +34,7 @@ pub use runner::{Answer, BoxFuture, Call, Dispatch, HttpAnswer, Presentation, Sc
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 3;
+pub const GENERATED_ABI: u32 = 4;
 
 /// Where a generated module's operation schemas find the service's types: each type's JSON
 /// Schema is written once in the module's types document (`$id` this URI, one `$defs` entry
@@ -59,5 +59,5 @@ pub mod __private {
     pub use serde_json;
     pub use uuid;
 
-    pub use crate::runner::{parse_args, to_answer};
+    pub use crate::runner::{answer, parse_args, to_answer};
 }

@@ -407,6 +407,11 @@ pub fn parse_args<T: serde::de::DeserializeOwned>(value: Value, part: &str) -> R
     serde_json::from_value(value).map_err(|e| invalid(part, e.to_string(), Vec::new()))
 }
 
+/// A handler's typed answer as an [`Answer`], with nothing added (generated code calls this).
+pub fn answer<T: serde::Serialize>(value: &T) -> Result<Answer, AppError> {
+    to_answer(value).map(Answer::new)
+}
+
 /// Serializes a handler's or projection's typed answer (generated code calls this).
 pub fn to_answer<T: serde::Serialize>(value: &T) -> Result<Value, AppError> {
     serde_json::to_value(value).map_err(|e| broken(&format!("the answer does not serialize: {e}"), Vec::new()))

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use serde_json::Value;
 
 use super::{doc, ident, schema_name};
@@ -182,32 +182,20 @@ impl<'a> Op<'a> {
         self.texts.name(serde_json::to_string(schema).expect("JSON values serialize"))
     }
 
-    fn schema_text(&self, schema: Option<&Value>) -> TokenStream {
-        match schema {
-            Some(s) => {
-                let text = self.standalone(&present::schema(s, self.svc, REGISTRY));
-                quote!(::core::option::Option::Some(#text))
-            }
-            None => quote!(::core::option::Option::None),
-        }
+    /// A schema's text constant, when there is a schema.
+    fn schema_text(&self, schema: Option<&Value>) -> Option<TokenStream> {
+        schema.map(|s| self.standalone(&present::schema(s, self.svc, REGISTRY)))
     }
 
     /// The tool surfaces' input schema, for operations on one.
-    fn tool_input_text(&self) -> TokenStream {
-        if !self.op.is_tool() {
-            return quote!(::core::option::Option::None);
-        }
+    fn tool_input_text(&self) -> Option<TokenStream> {
         // The CLI reads its flags from it; the tool surfaces' input, as the CLI shows it.
-        let text = self.standalone(&present::tool_input(self.op, self.svc, Surface::Cli));
-        quote!(::core::option::Option::Some(#text))
+        self.op.is_tool().then(|| self.standalone(&present::tool_input(self.op, self.svc, Surface::Cli)))
     }
 
-    /// The HTTP-only kinds, as a static description; `PLAIN` when there are none.
+    /// The HTTP-only kinds, as a static description (an operation with none takes `PLAIN`).
     fn http_kind(&self) -> TokenStream {
         let k = &self.op.http_kind;
-        if !k.any() {
-            return quote!(::stitchgen_runtime::HttpKindDef::PLAIN);
-        }
         let raw_response = k.raw_response.is_some();
         let content_type = opt_str(k.raw_response.clone().flatten().as_deref());
         let raw_body = k.raw_body;
@@ -279,6 +267,8 @@ impl<'a> Op<'a> {
         }
     }
 
+    /// The operation's static definition: what the contract declares, every field left absent
+    /// taken from `OperationDef::EMPTY`.
     fn def(&self) -> TokenStream {
         let op = self.op;
         let (service, action, desc, scope) = (&op.service, &op.action, &op.desc, &op.scope);
@@ -286,66 +276,69 @@ impl<'a> Op<'a> {
             OpKind::Contract => quote!(::stitchgen_runtime::OpKind::Contract),
             OpKind::Runtime => quote!(::stitchgen_runtime::OpKind::Runtime),
         };
-        let opt = opt_str;
-        let method = opt(op.http.as_ref().map(|h| h.method.as_str()));
-        let path = opt(op.http.as_ref().map(|h| h.path.as_str()));
-        let surfaces = op.surfaces.iter().map(|s| match s {
-            Surface::Http => quote!(::stitchgen_runtime::Surface::Http),
-            Surface::Mcp => quote!(::stitchgen_runtime::Surface::Mcp),
-            Surface::Agent => quote!(::stitchgen_runtime::Surface::Agent),
-            Surface::Cli => quote!(::stitchgen_runtime::Surface::Cli),
-        });
-        let tool_name = opt(op.tool_name.as_deref());
-        let annotations_text = op.annotations.as_ref().map(|a| a.to_string());
-        let annotations = opt(annotations_text.as_deref());
+        let surfaces = if op.surfaces == [Surface::Http, Surface::Mcp, Surface::Agent, Surface::Cli] {
+            quote!(::stitchgen_runtime::Surface::ALL)
+        } else {
+            let each = op.surfaces.iter().map(|s| match s {
+                Surface::Http => quote!(::stitchgen_runtime::Surface::Http),
+                Surface::Mcp => quote!(::stitchgen_runtime::Surface::Mcp),
+                Surface::Agent => quote!(::stitchgen_runtime::Surface::Agent),
+                Surface::Cli => quote!(::stitchgen_runtime::Surface::Cli),
+            });
+            quote!(&[#(#each),*])
+        };
+        let mut fields =
+            vec![quote!(service: #service), quote!(action: #action), quote!(kind: #kind), quote!(description: #desc)];
+        some(&mut fields, "method", op.http.as_ref().map(|h| h.method.as_str().to_token_stream()));
+        some(&mut fields, "path", op.http.as_ref().map(|h| h.path.to_token_stream()));
+        fields.push(quote!(scope: #scope));
+        fields.push(quote!(surfaces: #surfaces));
+        some(&mut fields, "tool_name", op.tool_name.as_ref().map(|n| n.to_token_stream()));
+        some(&mut fields, "annotations", op.annotations.as_ref().map(|a| a.to_string().to_token_stream()));
         let param_keys: Vec<String> = op
             .params
             .as_ref()
             .map(|p| present::resolve(p, self.svc))
             .and_then(|p| p.get("properties")?.as_object().map(|m| m.keys().cloned().collect()))
             .unwrap_or_default();
-        let params_schema = self.schema_text(op.params.as_ref());
-        let input_schema = self.schema_text(op.input.as_ref());
-        let output_schema = self.schema_text(op.output.as_ref());
-        let tool_input_schema = self.tool_input_text();
-        let wrap = opt(op.wrap.map(crate::schema::Wrap::key));
-        let http_kind = self.http_kind();
-        let view = match &op.view {
-            Some(v) => {
-                let defaults = raw_literal(&Value::Object(v.defaults.clone()).to_string());
-                let view_schema = self.schema_text(v.output.as_ref());
-                let project = v.project;
-                let slice = if v.output.is_some() && !v.project {
-                    quote!(::core::option::Option::Some(&SLICE))
-                } else {
-                    quote!(::core::option::Option::None)
-                };
-                quote!(::core::option::Option::Some(::stitchgen_runtime::ViewDef { defaults: #defaults, output_schema: #view_schema, project: #project, slice: #slice }))
-            }
-            None => quote!(::core::option::Option::None),
-        };
+        if !param_keys.is_empty() {
+            fields.push(quote!(param_keys: &[#(#param_keys),*]));
+        }
+        some(&mut fields, "params_schema", self.schema_text(op.params.as_ref()));
+        some(&mut fields, "input_schema", self.schema_text(op.input.as_ref()));
+        some(&mut fields, "output_schema", self.schema_text(op.output.as_ref()));
+        some(&mut fields, "view", op.view.as_ref().map(|v| self.view_def(v)));
+        some(&mut fields, "tool_input_schema", self.tool_input_text());
+        some(&mut fields, "wrap", op.wrap.map(|w| crate::schema::Wrap::key(w).to_token_stream()));
+        if op.http_kind.any() {
+            let kind = self.http_kind();
+            fields.push(quote!(http_kind: #kind));
+        }
         quote! {
             ::stitchgen_runtime::OperationDef {
-                service: #service,
-                action: #action,
-                kind: #kind,
-                description: #desc,
-                method: #method,
-                path: #path,
-                scope: #scope,
-                surfaces: &[#(#surfaces),*],
-                tool_name: #tool_name,
-                annotations: #annotations,
-                param_keys: &[#(#param_keys),*],
-                params_schema: #params_schema,
-                input_schema: #input_schema,
-                output_schema: #output_schema,
-                view: #view,
-                tool_input_schema: #tool_input_schema,
-                wrap: #wrap,
-                http_kind: #http_kind,
+                #(#fields,)*
+                ..::stitchgen_runtime::OperationDef::EMPTY
             }
         }
+    }
+
+    /// A view's static definition: what the contract declares, the rest from `ViewDef::EMPTY`.
+    fn view_def(&self, v: &crate::model::View) -> TokenStream {
+        let mut fields = Vec::new();
+        if !v.defaults.is_empty() {
+            let defaults = raw_literal(&Value::Object(v.defaults.clone()).to_string());
+            fields.push(quote!(defaults: #defaults));
+        }
+        if let Some(schema) = self.schema_text(v.output.as_ref()) {
+            fields.push(quote!(output_schema: ::core::option::Option::Some(#schema)));
+        }
+        if v.project {
+            fields.push(quote!(project: true));
+        }
+        if v.output.is_some() && !v.project {
+            fields.push(quote!(slice: ::core::option::Option::Some(&SLICE)));
+        }
+        quote!(::stitchgen_runtime::ViewDef { #(#fields,)* ..::stitchgen_runtime::ViewDef::EMPTY })
     }
 
     /// The field copies of a slice view, as a static plan.
@@ -469,7 +462,14 @@ impl<'a> Op<'a> {
                 }),
             };
         } else {
-            quote!(::stitchgen_runtime::Answer::new(#private::to_answer(&out)?))
+            // The common case, spelled once in the runtime.
+            return quote! {
+                #i => ::std::boxed::Box::pin(async move {
+                    #(#lets)*
+                    let out = self.0.#m(ctx #(, #names)*).await?;
+                    #private::answer(&out)
+                }),
+            };
         };
         quote! {
             #i => ::std::boxed::Box::pin(async move {
@@ -498,6 +498,14 @@ fn raw_literal(text: &str) -> proc_macro2::Literal {
         hashes.push('#');
     }
     format!("r{hashes}\"{text}\"{hashes}").parse().expect("a raw string literal parses")
+}
+
+/// `name: Some(value)` among a static definition's fields, when there is a value.
+fn some(fields: &mut Vec<TokenStream>, name: &str, value: Option<TokenStream>) {
+    if let Some(value) = value {
+        let name = format_ident!("{name}");
+        fields.push(quote!(#name: ::core::option::Option::Some(#value)));
+    }
 }
 
 fn opt_str(s: Option<&str>) -> TokenStream {
