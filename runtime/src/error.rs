@@ -102,6 +102,10 @@ pub fn retryable_status(status: u16) -> bool {
     matches!(status, 408 | 429 | 502 | 503 | 504)
 }
 
+/// What a handler answers: its typed output, or an [`AppError`]. Generated handler traits
+/// name it; an implementation may write `Result<T, AppError>`, the same type.
+pub type Reply<T> = Result<T, AppError>;
+
 /// An error a handler returns: a registry code or an application code, with a message.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppError {

@@ -25,7 +25,7 @@ pub use def::{
     FileFieldDef, HeaderDef, HttpKindDef, MultipartDef, OpKind, OperationDef, SlicePlan, StreamDef, StreamFormat,
     Surface, ViewDef,
 };
-pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, ToolErrorEnvelope, retryable_status};
+pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
 pub use http::{
     Frame, HttpPayload, ItemStream, JsonFrames, RawBody, RawResponse, Upload, UploadedFile, WithMeta, json_frames,
     json_stream,
@@ -59,5 +59,5 @@ pub mod __private {
     pub use serde_json;
     pub use uuid;
 
-    pub use crate::runner::{answer, parse_args, to_answer};
+    pub use crate::runner::{answer, no_content, parse_args, projected, to_answer};
 }

@@ -412,6 +412,22 @@ pub fn answer<T: serde::Serialize>(value: &T) -> Result<Answer, AppError> {
     to_answer(value).map(Answer::new)
 }
 
+/// A handler's typed answer with its projection onto the tool view, which runs only when a tool
+/// surface asks for the view (generated code calls this).
+pub fn projected<O, I, V>(out: O, input: I, view: fn(&O, &crate::ViewCall<I>) -> V) -> Result<Answer, AppError>
+where
+    O: serde::Serialize + Send + 'static,
+    I: Send + 'static,
+    V: serde::Serialize + 'static,
+{
+    Ok(Answer::new(to_answer(&out)?).with_projection(move || to_answer(&view(&out, &crate::ViewCall { input }))))
+}
+
+/// The answer of an operation without output: HTTP answers 204 (generated code calls this).
+pub fn no_content() -> Result<Answer, AppError> {
+    Ok(Answer::new(Value::Null))
+}
+
 /// Serializes a handler's or projection's typed answer (generated code calls this).
 pub fn to_answer<T: serde::Serialize>(value: &T) -> Result<Value, AppError> {
     serde_json::to_value(value).map_err(|e| broken(&format!("the answer does not serialize: {e}"), Vec::new()))

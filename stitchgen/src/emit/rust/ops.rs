@@ -358,7 +358,7 @@ impl<'a> Op<'a> {
         let ret = self.returns();
         quote! {
             #d
-            fn #m(&self, ctx: &::stitchgen_runtime::Ctx #(, #args)*) -> impl ::core::future::Future<Output = ::core::result::Result<#ret, ::stitchgen_runtime::AppError>> + ::core::marker::Send;
+            fn #m(&self, ctx: &::stitchgen_runtime::Ctx #(, #args)*) -> impl ::core::future::Future<Output = ::stitchgen_runtime::Reply<#ret>> + ::core::marker::Send;
         }
     }
 
@@ -436,11 +436,13 @@ impl<'a> Op<'a> {
         } else if k.response_meta.is_some() {
             quote!(::stitchgen_runtime::Answer::new(#private::to_answer(&out.body)?).with_payload(::stitchgen_runtime::HttpPayload::Headers(out.headers)))
         } else if self.projects() {
-            quote! {
-                ::stitchgen_runtime::Answer::new(#private::to_answer(&out)?).with_projection(move || {
-                    #private::to_answer(&<H as Views>::#m(&out, &::stitchgen_runtime::ViewCall { input: view_input }))
-                })
-            }
+            return quote! {
+                #i => ::std::boxed::Box::pin(async move {
+                    #(#lets)*
+                    let out = self.0.#m(ctx #(, #names)*).await?;
+                    #private::projected(out, view_input, <H as Views>::#m)
+                }),
+            };
         } else if !self.presenters().is_empty() {
             let arms = self.presenters().iter().map(|p| {
                 let (name, surface) = self.presenter(*p);
@@ -458,7 +460,7 @@ impl<'a> Op<'a> {
                 #i => ::std::boxed::Box::pin(async move {
                     #(#lets)*
                     self.0.#m(ctx #(, #names)*).await?;
-                    ::core::result::Result::Ok(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null))
+                    #private::no_content()
                 }),
             };
         } else {
