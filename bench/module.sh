@@ -21,25 +21,13 @@ RUNS=${BENCH_MODULE_RUNS:-3}
 BASE=${BENCH_BASE:-HEAD~1}
 target=${CARGO_TARGET_DIR:-$root/target}
 work=$(mktemp -d /tmp/stitchgen-module.XXXXXX)
-trap 'git -C "$root" worktree remove --force "$work/base-tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+. "$root/bench/revisions.sh"
+trap remove_revisions EXIT
 say() { echo "module: $*" >&2; }
 die() { echo "module: FAIL: $*" >&2; exit 1; }
 [ -x /usr/bin/time ] || die "/usr/bin/time is needed"
 
-say "building stitchgen (this tree)"
-cargo build --release -p stitchgen --locked -q
-mkdir -p "$work/head"
-cp "$target/release/stitchgen" "$work/head/stitchgen"
-rev=$(git rev-parse --short HEAD)
-dirty=$(git status --porcelain --untracked-files=no | wc -l)
-head_label=$rev
-if [ "$dirty" -gt 0 ]; then head_label="$rev +$dirty modified"; fi
-base=$(git rev-parse --short "$BASE")
-say "building stitchgen at $base (a worktree, its own target directory)"
-git worktree add --detach "$work/base-tree" "$base" >/dev/null 2>&1
-(cd "$work/base-tree" && CARGO_TARGET_DIR="$target/bench-base" cargo build --release -p stitchgen --locked -q)
-mkdir -p "$work/base"
-cp "$target/bench-base/release/stitchgen" "$work/base/stitchgen"
+build_revisions "$BASE" "$target/bench-base"
 
 # A scratch crate per revision, each its own workspace on its own revision's runtime (two path
 # packages of one name cannot share a lockfile), both in one target directory so that the
@@ -77,8 +65,8 @@ report="$work/report.md"
 for n in $SIZES; do
   python3 bench/gen.py "$n" "$work/contract-$n" >/dev/null 2>&1 || die "bench/gen.py $n failed"
   for r in base head; do
-    out="$work/$r/out-$n"
-    "$work/$r/stitchgen" generate --color never "$work/contract-$n/bench.stitch.yaml" --out "$out" >/dev/null 2>&1 ||
+    out="$work/out-$r-$n"
+    "$work/$r" generate --color never "$work/contract-$n/bench.stitch.yaml" --out "$out" >/dev/null 2>&1 ||
       die "$r: generate of $n endpoints failed"
     cp "$out/bench.rs" "$crates/$r/src/gen.rs"
     echo 'include!("gen.rs");' >"$crates/$r/src/lib.rs"
@@ -95,7 +83,7 @@ for n in $SIZES; do
   done
   for r in base head; do
     label=$head_label
-    if [ "$r" = base ]; then label=$base; fi
+    if [ "$r" = base ]; then label=$base_label; fi
     python3 - "$n" "$label" "$crates/$r/src/gen.rs" "${times[$r]}" >>"$report" <<'PY'
 import re, statistics, sys
 n, label, path, times = sys.argv[1], sys.argv[2], sys.argv[3], [float(t) for t in sys.argv[4].split()]

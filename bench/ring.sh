@@ -21,27 +21,18 @@ RUNS=${BENCH_RING_RUNS:-3}
 BASE=${BENCH_BASE-HEAD~1}
 corpus=${STITCHGEN_CORPUS_DIR:-"$root/../shared/corpus"}
 work=$(mktemp -d /tmp/stitchgen-ring.XXXXXX)
-trap 'git -C "$root" worktree remove --force "$work/base-tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+. "$root/bench/revisions.sh"
+trap remove_revisions EXIT
 say() { echo "ring: $*" >&2; }
 die() { echo "ring: FAIL: $*" >&2; exit 1; }
 [ -x /usr/bin/time ] || die "/usr/bin/time is needed"
 
-say "building release stitchgen (this tree)"
-cargo build --release -p stitchgen --locked -q
-cp "${CARGO_TARGET_DIR:-$root/target}/release/stitchgen" "$work/head"
-rev=$(git rev-parse --short HEAD)
-dirty=$(git status --porcelain --untracked-files=no | wc -l)
+build_revisions "$BASE" "$root/target/ring-base"
 bins=(head)
-labels=("$rev")
-if [ "$dirty" -gt 0 ]; then labels=("$rev +$dirty modified"); fi
+labels=("$head_label")
 if [ -n "$BASE" ]; then
-  base=$(git rev-parse --short "$BASE")
-  say "building release stitchgen at $base (a worktree, its own target directory)"
-  git worktree add --detach "$work/base-tree" "$base" >/dev/null 2>&1
-  (cd "$work/base-tree" && CARGO_TARGET_DIR="$root/target/ring-base" cargo build --release -p stitchgen --locked -q)
-  cp "$root/target/ring-base/release/stitchgen" "$work/base"
   bins=(base head)
-  labels=("$base" "${labels[0]}")
+  labels=("$base_label" "$head_label")
 fi
 
 inputs=()
