@@ -4,7 +4,8 @@
 //! read as the same) are defined once; every other name stays, as an alias of the one kept.
 //!
 //! Shared types (`types:` in the contract) are never merged: their names are the user's. A tuple
-//! struct is never made an alias either: `Alias(value)` does not construct through a type alias.
+//! or unit struct is never made an alias either: `Alias(value)` and `Alias` do not construct
+//! through a type alias.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,7 +34,7 @@ pub(super) fn share(items: Vec<syn::Item>, fixed: &BTreeSet<String>) -> Vec<syn:
     }
 }
 
-/// The types that may be shared: every struct with named fields and every enum, unless pinned,
+/// The types that may be shared: every struct with braces and every enum, unless pinned,
 /// with the impls each one owns.
 struct Candidates<'a> {
     items: &'a [syn::Item],
@@ -51,9 +52,7 @@ impl<'a> Candidates<'a> {
         let mut defs = BTreeMap::new();
         for (i, item) in items.iter().enumerate() {
             let name = match item {
-                syn::Item::Struct(s)
-                    if !matches!(s.fields, syn::Fields::Unnamed(_)) && s.generics.params.is_empty() =>
-                {
+                syn::Item::Struct(s) if matches!(s.fields, syn::Fields::Named(_)) && s.generics.params.is_empty() => {
                     &s.ident
                 }
                 syn::Item::Enum(e) if e.generics.params.is_empty() => &e.ident,
@@ -353,6 +352,8 @@ mod tests {
         assert!(aliases(&fixed).is_empty(), "{fixed:#?}");
         let newtypes = shared("pub struct A(pub String);\npub struct B(pub String);", &[]);
         assert!(aliases(&newtypes).is_empty(), "{newtypes:#?}");
+        let units = shared("pub struct A;\npub struct B;", &[]);
+        assert!(aliases(&units).is_empty(), "{units:#?}");
         let docs = shared("pub struct A { /// One.\npub id: String }\npub struct B { /// Two.\npub id: String }", &[]);
         assert!(aliases(&docs).is_empty(), "{docs:#?}");
         let impls = shared(
