@@ -428,56 +428,55 @@ impl<'a> Op<'a> {
             });
         }
         let k = &self.op.http_kind;
-        let answer = if k.raw_response.is_some() {
-            quote!(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null).with_payload(::stitchgen_runtime::HttpPayload::Raw(out)))
+        let null = quote!(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null));
+        let ok = |answer: TokenStream| quote!(::core::result::Result::Ok(#answer));
+        // The answer from the handler's `out`; `false` where the handler returns `()`.
+        let (uses_out, answer) = if k.raw_response.is_some() {
+            (true, ok(quote!(#null.with_payload(::stitchgen_runtime::HttpPayload::Raw(out)))))
         } else if k.stream.is_some() {
             let frames = if self.terminal.is_some() { quote!(json_frames) } else { quote!(json_stream) };
-            quote!(::stitchgen_runtime::Answer::new(#private::serde_json::Value::Null).with_payload(::stitchgen_runtime::HttpPayload::Stream(::stitchgen_runtime::#frames(out))))
+            (
+                true,
+                ok(
+                    quote!(#null.with_payload(::stitchgen_runtime::HttpPayload::Stream(::stitchgen_runtime::#frames(out)))),
+                ),
+            )
         } else if k.response_meta.is_some() {
-            quote!(::stitchgen_runtime::Answer::new(#private::to_answer(&out.body)?).with_payload(::stitchgen_runtime::HttpPayload::Headers(out.headers)))
+            (
+                true,
+                ok(
+                    quote!(::stitchgen_runtime::Answer::new(#private::to_answer(&out.body)?).with_payload(::stitchgen_runtime::HttpPayload::Headers(out.headers))),
+                ),
+            )
         } else if self.projects() {
-            return quote! {
-                #i => ::std::boxed::Box::pin(async move {
-                    #(#lets)*
-                    let out = self.0.#m(ctx #(, #names)*).await?;
-                    #private::projected(out, view_input, <H as Views>::#m)
-                }),
-            };
+            (true, quote!(#private::projected(out, view_input, <H as Views>::#m)))
         } else if !self.presenters().is_empty() {
             let arms = self.presenters().iter().map(|p| {
                 let (name, surface) = self.presenter(*p);
                 quote!(#surface => ::core::option::Option::Some(<H as Presenters>::#name(&out)),)
             });
-            quote! {
-                ::stitchgen_runtime::Answer::new(#private::to_answer(&out)?).with_presenter(move |surface| match surface {
-                    #(#arms)*
-                    _ => ::core::option::Option::None,
-                })
-            }
+            (
+                true,
+                ok(quote! {
+                    ::stitchgen_runtime::Answer::new(#private::to_answer(&out)?).with_presenter(move |surface| match surface {
+                        #(#arms)*
+                        _ => ::core::option::Option::None,
+                    })
+                }),
+            )
         } else if self.output.is_none() {
             // No output: the handler returns `()` and HTTP answers 204.
-            return quote! {
-                #i => ::std::boxed::Box::pin(async move {
-                    #(#lets)*
-                    self.0.#m(ctx #(, #names)*).await?;
-                    #private::no_content()
-                }),
-            };
+            (false, quote!(#private::no_content()))
         } else {
-            // The common case, spelled once in the runtime.
-            return quote! {
-                #i => ::std::boxed::Box::pin(async move {
-                    #(#lets)*
-                    let out = self.0.#m(ctx #(, #names)*).await?;
-                    #private::answer(&out)
-                }),
-            };
+            (true, quote!(#private::answer(&out)))
         };
+        let run = quote!(self.0.#m(ctx #(, #names)*).await?);
+        let run = if uses_out { quote!(let out = #run;) } else { quote!(#run;) };
         quote! {
             #i => ::std::boxed::Box::pin(async move {
                 #(#lets)*
-                let out = self.0.#m(ctx #(, #names)*).await?;
-                ::core::result::Result::Ok(#answer)
+                #run
+                #answer
             }),
         }
     }

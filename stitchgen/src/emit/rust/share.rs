@@ -23,7 +23,7 @@ pub(super) fn share(items: Vec<syn::Item>, fixed: &BTreeSet<String>) -> Vec<syn:
     loop {
         let candidates = Candidates::collect(&items, &pinned);
         let kept = candidates.classes();
-        let clashes = clashes(&items, &candidates, &kept);
+        let clashes = clashes(&candidates, &kept);
         if clashes.is_empty() {
             let (dropped, aliases) = plan(&candidates, &kept);
             return rewrite(items, &dropped, &aliases);
@@ -131,11 +131,6 @@ impl<'a> Candidates<'a> {
         }
         text
     }
-
-    /// The candidate that owns the impl at `i`, if any.
-    fn owner_of(&self, i: usize) -> Option<&String> {
-        self.owners.get(&i)
-    }
 }
 
 /// The candidate an impl belongs to: its self type, else the first candidate its trait's
@@ -148,24 +143,35 @@ fn owner(imp: &syn::ItemImpl, defs: &BTreeMap<String, usize>) -> Option<String> 
     {
         return Some(ident.to_string());
     }
-    let mut found = Named { defs, first: None };
-    found.visit_path_mut(&mut imp.trait_.as_ref()?.1.clone());
-    found.first
+    let (_, trait_path, _) = imp.trait_.as_ref()?;
+    Names::in_item(defs, trait_path, Names::visit_path_mut).into_iter().next()
 }
 
-/// Finds the first candidate a path names.
-struct Named<'d> {
+/// Every candidate a piece of code names, in the order it names them.
+struct Names<'d> {
     defs: &'d BTreeMap<String, usize>,
-    first: Option<String>,
+    found: Vec<String>,
 }
 
-impl VisitMut for Named<'_> {
+impl<'d> Names<'d> {
+    /// The candidates `item` names, in order, read by `visit`.
+    fn in_item<T: Clone>(
+        defs: &'d BTreeMap<String, usize>,
+        item: &T,
+        visit: impl FnOnce(&mut Names<'d>, &mut T),
+    ) -> Vec<String> {
+        let mut names = Names { defs, found: Vec::new() };
+        visit(&mut names, &mut item.clone());
+        names.found
+    }
+}
+
+impl VisitMut for Names<'_> {
     fn visit_path_mut(&mut self, path: &mut syn::Path) {
-        if self.first.is_none()
-            && let Some(name) = head(path)
+        if let Some(name) = head(path)
             && self.defs.contains_key(&name)
         {
-            self.first = Some(name);
+            self.found.push(name);
         }
         syn::visit_mut::visit_path_mut(self, path);
     }
@@ -204,49 +210,34 @@ impl VisitMut for Rename<'_> {
 /// Types whose sharing makes two kept trait impls one (`impl From<A> for E` and
 /// `impl From<B> for E` once `B` is `A`): the names, written in either impl, that would become
 /// aliases.
-fn clashes(items: &[syn::Item], candidates: &Candidates<'_>, kept: &BTreeMap<String, String>) -> BTreeSet<String> {
+fn clashes(candidates: &Candidates<'_>, kept: &BTreeMap<String, String>) -> BTreeSet<String> {
     let aliased = |name: &String| kept.get(name).is_some_and(|k| k != name);
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    // Each kept trait impl without its body, as written and as it reads once types are shared.
+    let mut seen: BTreeMap<String, syn::ItemImpl> = BTreeMap::new();
     let mut clash = BTreeSet::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in candidates.items.iter().enumerate() {
         let syn::Item::Impl(imp) = item else { continue };
-        if imp.trait_.is_none() || candidates.owner_of(i).is_some_and(aliased) {
+        if imp.trait_.is_none() || candidates.owners.get(&i).is_some_and(aliased) {
             continue;
         }
         let mut header = imp.clone();
         header.items.clear();
         header.attrs.clear();
-        Rename { own: "", kept }.visit_item_impl_mut(&mut header);
-        if let Some(&other) = seen.get(&header.to_token_stream().to_string()) {
-            for at in [other, i] {
-                let mut names = Names { kept, found: BTreeSet::new() };
-                let syn::Item::Impl(mut original) = items[at].clone() else { continue };
-                original.items.clear();
-                names.visit_item_impl_mut(&mut original);
-                clash.extend(names.found.into_iter().filter(&aliased));
+        let mut shared = header.clone();
+        Rename { own: "", kept }.visit_item_impl_mut(&mut shared);
+        match seen.entry(shared.to_token_stream().to_string()) {
+            std::collections::btree_map::Entry::Occupied(other) => {
+                for written in [other.get(), &header] {
+                    let names = Names::in_item(&candidates.defs, written, Names::visit_item_impl_mut);
+                    clash.extend(names.into_iter().filter(&aliased));
+                }
             }
-        } else {
-            seen.insert(header.to_token_stream().to_string(), i);
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                slot.insert(header);
+            }
         }
     }
     clash
-}
-
-/// Every candidate a piece of code names.
-struct Names<'k> {
-    kept: &'k BTreeMap<String, String>,
-    found: BTreeSet<String>,
-}
-
-impl VisitMut for Names<'_> {
-    fn visit_path_mut(&mut self, path: &mut syn::Path) {
-        if let Some(name) = head(path)
-            && self.kept.contains_key(&name)
-        {
-            self.found.insert(name);
-        }
-        syn::visit_mut::visit_path_mut(self, path);
-    }
 }
 
 /// The impls to drop (those of aliased types) and the definitions to replace by an alias, by
