@@ -289,11 +289,17 @@ def union_respelled(f, docs, original, after):
     return None
 
 
+# Keywords the import drops that change no valid value, as docs/import.md lists them ("Schemas"):
+# annotations, `discriminator` (branches told apart by their own schemas), and `readOnly` and
+# `writeOnly` (one schema for requests and answers). Comparing shapes, both sides read without.
+DROPPED = {"readOnly", "writeOnly", "discriminator", "xml", "externalDocs", "$comment", "$schema", "$id", "$anchor"}
+
+
 def respelled(node, fix):
     """One schema node in the spelling both sides share; `fix`: the respellings allowed."""
     if not isinstance(node, dict):
         return node
-    n = {k: v for k, v in node.items() if not k.startswith("x-")}
+    n = {k: v for k, v in node.items() if not k.startswith("x-") and k not in DROPPED}
     if "example" in n:  # 3.0 `example` is 3.1 `examples: [it]`
         n["examples"] = [n.pop("example")]
     if "nullable" in fix and "nullable" in n and n.pop("nullable") is True:  # 3.0 → 3.1
@@ -338,6 +344,128 @@ def same_schema(docs, bfile, b, afile, a, fix, assumed=None):
     else:
         return False
     return b is not None and a is not None and same_schema(docs, bfile, b, afile, a, fix, assumed)
+
+
+def route(path):
+    """A path as Optic matches operations, and as the round trip may respell it: parameter names
+    blanked, a `#fragment` and a trailing `/` dropped."""
+    path = re.sub(r"\{[^}]*\}", "{}", path.split("#")[0])
+    return path.rstrip("/") or "/"
+
+
+def slice_pair(original, after, every, offset, work):
+    """Optic's cost grows with a document's dereferenced size and its findings, past CI's minutes
+    on the largest documents. This writes both sides cut to the issue's scope and returns
+    (before slice, after slice, routes, pre-read counts): every `every`-th route of the original
+    from the `offset`-th (sorted, so the slice spans the API), each operation's requests and success responses only,
+    and each side with only the components its paths reach. On the original's side, a success
+    status or a response media type the round trip does not declare is left out and counted
+    under its reading (`second-success`, `other-media`), the test `reading` applies to each of
+    Optic's findings inside it, applied once to the whole. The original's slice sits beside it,
+    so its relative `$ref`s still resolve; finding locations keep the full documents' paths."""
+    docs = Docs()
+    original, after = pathlib.Path(original).resolve(), pathlib.Path(after).resolve()
+    pathlib.Path(work).mkdir(parents=True, exist_ok=True)
+    routes = sorted({route(p) for p in docs.load(original).get("paths") or {}})[offset::every]
+    chosen, counts = set(routes), {}
+    answers = {}
+    for p, item in (docs.load(after).get("paths") or {}).items():
+        answers.setdefault(route(p), docs.deref(after, item)[1] or {})
+    out = []
+    for side, file in (("after", after), ("before", original)):
+        dest = (file.parent if side == "before" else pathlib.Path(work).resolve()) / f".{file.stem}.slice-{offset}-{side}.json"
+        doc = dict(docs.load(file))
+        paths = {}
+        for p, item in (doc.get("paths") or {}).items():
+            if route(p) in chosen:
+                theirs = answers.get(route(p), {}) if side == "before" else None
+                paths[p] = scoped(docs, file, item, dest.parent, theirs, counts)
+        doc["paths"] = paths
+        doc["components"] = reached(doc)
+        if not doc["components"]:
+            del doc["components"]
+        dest.write_text(json.dumps(doc))
+        out.append(dest)
+    return out[1], out[0], len(routes), counts
+
+
+def scoped(docs, source, item, into, theirs, counts):
+    """A path item inlined (its `$ref`s rebased to `into`) with only requests and success
+    responses; with `theirs` (the round trip's path item), also without the success statuses and
+    media types the round trip does not have, counted in `counts` by reading."""
+    file, raw = docs.deref(source, item)
+    item = rebased(raw or {}, file, source, into)
+    for method in [k for k in item if k in METHODS]:
+        op_file, raw_op = docs.deref(file, raw[method])
+        op = rebased(raw_op or {}, op_file, source, into)
+        item[method] = op
+        if not isinstance(raw_op.get("responses"), dict):
+            continue
+        other = (theirs or {}).get(method) if theirs is not None else None
+        declared = (other or {}).get("responses") or {}
+        responses = {}
+        for code, response in raw_op["responses"].items():
+            reason = None
+            if not str(code).startswith("2"):
+                reason = "not a success response"
+            elif isinstance(other, dict) and str(code) not in declared:
+                reason = "second-success"
+            if reason:
+                counts[reason] = counts.get(reason, 0) + 1
+                continue
+            r_file, response = docs.deref(op_file, response)
+            response = rebased(response or {}, r_file, source, into)
+            have = (declared.get(str(code)) or {}).get("content") if isinstance(other, dict) else None
+            if isinstance(response.get("content"), dict) and isinstance(have, dict):
+                for media in [m for m in response["content"] if m not in have]:
+                    del response["content"][media]
+                    counts["other-media"] = counts.get("other-media", 0) + 1
+            responses[code] = response
+        op["responses"] = responses
+    return item
+
+
+def rebased(node, file, source, into):
+    """A deep copy of `node`, read from `file`, with each `$ref` respelled for the slice of
+    `source` in the folder `into`: a pointer into `source` stays (its components come along), any
+    other target is named by its path relative to `into`."""
+    if isinstance(node, list):
+        return [rebased(n, file, source, into) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: rebased(v, file, source, into) for k, v in node.items()}
+    ref = out.get("$ref")
+    if isinstance(ref, str):
+        target, hash_, pointer = ref.partition("#")
+        target_file = (pathlib.Path(file).parent / target).resolve() if target else pathlib.Path(file).resolve()
+        if target_file != source:
+            out["$ref"] = os.path.relpath(target_file, into) + hash_ + pointer
+        elif target:
+            out["$ref"] = hash_ + pointer
+    return out
+
+
+def reached(doc):
+    """The document's components that its paths reach through local `$ref`s; security schemes,
+    which operations name rather than refer to, all kept."""
+    comps = doc.get("components") or {}
+    keep = {"securitySchemes": comps["securitySchemes"]} if "securitySchemes" in comps else {}
+    todo, seen = [doc["paths"]], set()
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(node)
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/") and ref not in seen:
+                seen.add(ref)
+                kind, _, name = ref[len("#/components/"):].partition("/")
+                name = name.replace("~1", "/").replace("~0", "~")
+                if name in comps.get(kind, {}):
+                    keep.setdefault(kind, {})[name] = comps[kind][name]
+                    todo.append(comps[kind][name])
+            todo.extend(node.values())
+    return {k: dict(sorted(v.items())) if k != "securitySchemes" else v for k, v in keep.items()}
 
 
 def run_optic(node, optic_js, original, after, work, loose=False, seconds=1200):
