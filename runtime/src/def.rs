@@ -119,9 +119,9 @@ pub struct HttpKindDef {
     pub raw_body: bool,
     /// A file upload.
     pub multipart: Option<MultipartDef>,
-    /// `responseMeta.status`: the success status.
+    /// `http.status` or `responseMeta.status`: the declared success status.
     pub status: Option<u16>,
-    /// `responseMeta.headers`: the response headers the handler may set.
+    /// `http.headers` or `responseMeta.headers`: the response headers the handler may set.
     pub headers: &'static [HeaderDef],
     /// A stream of items.
     pub stream: Option<StreamDef>,

@@ -78,6 +78,36 @@ impl<T> WithMeta<T> {
     }
 }
 
+/// An answer with the response headers its contract documents (`http.headers`): HTTP sends them
+/// beside the body, with the contract's status; the tool surfaces answer the body alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headed<T, H> {
+    /// The answer.
+    pub body: T,
+    /// The documented response headers, as the operation's generated `Headers` type holds them.
+    pub headers: H,
+}
+
+impl<T, H> Headed<T, H> {
+    /// `body` with `headers`.
+    pub fn new(body: T, headers: H) -> Self {
+        Headed { body, headers }
+    }
+}
+
+impl<T, H: Default> Headed<T, H> {
+    /// `body` without any of its headers, where none is required.
+    pub fn body(body: T) -> Self {
+        Headed { body, headers: H::default() }
+    }
+}
+
+/// The documented response headers of an operation, as its generated `Headers` type holds them.
+pub trait ResponseHeaders {
+    /// Each header that is set, by its declared name.
+    fn into_pairs(self) -> Vec<(String, String)>;
+}
+
 /// The items of a stream endpoint; an `Err` ends the stream with an error frame.
 pub type ItemStream<T> = Pin<Box<dyn futures_core::Stream<Item = Result<T, crate::AppError>> + Send>>;
 

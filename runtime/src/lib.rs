@@ -27,14 +27,14 @@ pub use def::{
 };
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
 pub use http::{
-    Frame, HttpPayload, ItemStream, JsonFrames, RawBody, RawResponse, Upload, UploadedFile, WithMeta, json_frames,
-    json_stream,
+    Frame, Headed, HttpPayload, ItemStream, JsonFrames, RawBody, RawResponse, ResponseHeaders, Upload, UploadedFile,
+    WithMeta, json_frames, json_stream,
 };
 pub use runner::{Answer, BoxFuture, Call, Dispatch, HttpAnswer, Presentation, ScopeGate, Service, ToolOutcome};
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 4;
+pub const GENERATED_ABI: u32 = 5;
 
 /// Where a generated module's operation schemas find the service's types: each type's JSON
 /// Schema is written once in the module's types document (`$id` this URI, one `$defs` entry
@@ -59,5 +59,5 @@ pub mod __private {
     pub use serde_json;
     pub use uuid;
 
-    pub use crate::runner::{answer, no_content, parse_args, projected, to_answer};
+    pub use crate::runner::{answer, header_pairs, no_content, parse_args, projected, to_answer, with_headers};
 }

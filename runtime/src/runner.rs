@@ -423,6 +423,21 @@ where
     Ok(Answer::new(to_answer(&out)?).with_projection(move || to_answer(&view(&out, &crate::ViewCall { input }))))
 }
 
+/// An answer with the documented response headers the handler set, sent on HTTP only
+/// (generated code calls this).
+pub fn with_headers(
+    answer: Result<Answer, AppError>,
+    headers: impl crate::ResponseHeaders,
+) -> Result<Answer, AppError> {
+    answer.map(|a| a.with_payload(crate::HttpPayload::Headers(headers.into_pairs())))
+}
+
+/// The headers that are set, by name: a required one always, an optional one when `Some`
+/// (generated code calls this).
+pub fn header_pairs<const N: usize>(headers: [(&str, Option<String>); N]) -> Vec<(String, String)> {
+    headers.into_iter().filter_map(|(name, value)| Some((name.to_owned(), value?))).collect()
+}
+
 /// The answer of an operation without output: HTTP answers 204 (generated code calls this).
 pub fn no_content() -> Result<Answer, AppError> {
     Ok(Answer::new(Value::Null))

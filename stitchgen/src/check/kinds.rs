@@ -53,7 +53,7 @@ pub(super) fn check(e: &Endpoint, diags: &mut Diagnostics) {
     raw_body(e, diags);
     input_content_type(e, diags);
     multipart(e, diags);
-    response_meta(e, diags);
+    response_facts(e, diags);
     stream(e, diags);
 }
 
@@ -261,39 +261,72 @@ pub(crate) fn is_media_type(s: &str, wildcard: bool) -> bool {
     }
 }
 
-fn response_meta(e: &Endpoint, diags: &mut Diagnostics) {
-    let Some(rm) = &e.response_meta else { return };
-    if let Some(status) = &rm.value.status {
+/// `responseMeta` (E0306) and the `http` group (E0311): a usable success status and header
+/// names; `http` documents an ordinary JSON answer, so not beside a kind that answers otherwise.
+fn response_facts(e: &Endpoint, diags: &mut Diagnostics) {
+    if let Some(rm) = &e.response_meta {
+        status_and_headers(e, "responseMeta", Code::InvalidResponseMeta, &rm.value.status, &rm.value.headers, diags);
+    }
+    let Some(h) = &e.http else { return };
+    status_and_headers(e, "http", Code::InvalidHttpGroup, &h.value.status, &h.value.headers, diags);
+    let other = [
+        ("responseMeta", e.response_meta.as_ref().map(|r| r.span)),
+        ("rawResponse", e.raw_response.as_ref().filter(|r| r.value).map(|r| r.span)),
+        ("stream", e.stream.as_ref().map(|s| s.span)),
+    ];
+    for (kind, at) in other.into_iter().filter_map(|(k, at)| Some((k, at?))) {
+        diags.push(
+            Diagnostic::new(Code::InvalidHttpGroup, h.span, format!("`http` beside `{kind}`"))
+                .label("documents the status and headers of a JSON answer")
+                .secondary(at, format!("`{kind}` answers otherwise"))
+                .help(if kind == "responseMeta" {
+                    "`responseMeta` declares its own `status` and `headers`: keep one of the two"
+                } else {
+                    "the handler of this kind sets the status and headers itself: remove `http`"
+                }),
+        );
+    }
+}
+
+fn status_and_headers(
+    e: &Endpoint,
+    key: &str,
+    code: Code,
+    status: &Option<Sp<u64>>,
+    headers: &Option<Sp<crate::parse::ast::Entries<Sp<crate::parse::ast::ResponseHeader>>>>,
+    diags: &mut Diagnostics,
+) {
+    if let Some(status) = status {
         if !(200..=299).contains(&status.value) {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidResponseMeta,
-                    status.span,
-                    format!("success status {} is not 2xx", status.value),
-                )
-                .label("expected 200–299")
-                .help("errors are answered through the error registry, not `responseMeta`"),
+                Diagnostic::new(code, status.span, format!("success status {} is not 2xx", status.value))
+                    .label("expected 200–299")
+                    .help(format!("errors are answered through the error registry, not `{key}`")),
             );
         } else if matches!(status.value, 204 | 205)
             && let Some(out) = &e.output
         {
             diags.push(
-                Diagnostic::new(
-                    Code::InvalidResponseMeta,
-                    status.span,
-                    format!("status {} with `output`", status.value),
-                )
-                .label("this status has no body")
-                .secondary(out.key(), "output declared here")
-                .help("remove `output`, or answer 200/201"),
+                Diagnostic::new(code, status.span, format!("status {} with `output`", status.value))
+                    .label("this status has no body")
+                    .secondary(out.key(), "output declared here")
+                    .help("remove `output`, or answer 200/201"),
             );
         }
     }
-    for (name, _) in rm.value.headers.iter().flat_map(|h| h.value.iter()) {
+    let names: Vec<&Sp<String>> = headers.iter().flat_map(|h| h.value.iter()).map(|(name, _)| name).collect();
+    for (i, name) in names.iter().enumerate() {
         if !is_header_name(&name.value) {
             diags.push(
-                Diagnostic::new(Code::InvalidResponseMeta, name.span, format!("`{}` is not a header name", name.value))
+                Diagnostic::new(code, name.span, format!("`{}` is not a header name", name.value))
                     .label("header names are HTTP tokens"),
+            );
+        } else if let Some(first) = names[..i].iter().find(|n| n.value.eq_ignore_ascii_case(&name.value)) {
+            diags.push(
+                Diagnostic::new(code, name.span, format!("header `{}` is declared twice", name.value))
+                    .label("header names are case-insensitive")
+                    .secondary(first.span, format!("`{}` declared here", first.value))
+                    .help("remove one of the two"),
             );
         }
     }

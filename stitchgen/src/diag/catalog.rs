@@ -117,6 +117,9 @@ catalog! {
     InvalidInputContentType = "E0309", Error, "an `inputContentType` that no JSON body can have";
     /// An `expose`, `transports` or `present` list that is empty or repeats an entry.
     InvalidExposure = "E0310", Error, "a surface list that is empty or repeats an entry";
+    /// The `http` group: a status that is not 2xx, 204/205 with output, a bad or repeated header
+    /// name, or beside a kind that answers otherwise.
+    InvalidHttpGroup = "E0311", Error, "an `http` group with an unusable status or header";
 
     // E05xx: the `tool` group, tool names and tool views.
     /// A tool option written at the top level of an endpoint, where it used to live.

@@ -265,21 +265,19 @@ fn success(op: &Operation, svc: &Service, style: Style<'_>) -> (String, Value) {
         };
         return ("200".into(), json!({ "description": what, "content": { media: { "schema": frame } } }));
     }
-    let status = kind.response_meta.as_ref().map_or(if op.output.is_some() { 200 } else { 204 }, |m| m.status);
+    let status = http.success_status(op.output.is_some());
     let mut r = Map::new();
     r.insert("description".into(), json!(if op.output.is_some() { "The result." } else { "Done; no content." }));
-    if let Some(meta) = &kind.response_meta
-        && !meta.headers.is_empty()
-    {
-        let headers: Map<String, Value> = meta
+    if !http.headers.is_empty() {
+        let headers: Map<String, Value> = http
             .headers
             .iter()
-            .map(|(name, desc, required)| {
-                let mut h = json!({ "required": required, "schema": { "type": "string" } });
-                if let Some(d) = desc {
-                    h["description"] = json!(d);
+            .map(|h| {
+                let mut v = json!({ "required": h.required, "schema": { "type": "string" } });
+                if let Some(d) = &h.desc {
+                    v["description"] = json!(d);
                 }
-                (name.clone(), h)
+                (h.name.clone(), v)
             })
             .collect();
         r.insert("headers".into(), Value::Object(headers));

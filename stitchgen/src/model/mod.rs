@@ -128,6 +128,30 @@ pub struct Http {
     pub wildcard: bool,
     /// `inputContentType`: the JSON body's media type, when not `application/json`.
     pub input_content_type: Option<String>,
+    /// The declared success status (`http.status` or `responseMeta.status`); `None`: the implied
+    /// one, 200 with `output` and 204 without.
+    pub status: Option<u16>,
+    /// The documented response headers, by name (`http.headers` or `responseMeta.headers`).
+    pub headers: Vec<Header>,
+}
+
+impl Http {
+    /// The success status HTTP answers with: the declared one, else 200 with an output and 204
+    /// without.
+    pub fn success_status(&self, has_output: bool) -> u16 {
+        self.status.unwrap_or(if has_output { 200 } else { 204 })
+    }
+}
+
+/// A documented response header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Its name, as declared.
+    pub name: String,
+    /// What it carries.
+    pub desc: Option<String>,
+    /// Whether every success answer carries it.
+    pub required: bool,
 }
 
 /// A tool view.
@@ -150,8 +174,9 @@ pub struct HttpKind {
     pub raw_body: bool,
     /// The upload.
     pub multipart: Option<Multipart>,
-    /// The declared success status and headers.
-    pub response_meta: Option<ResponseMeta>,
+    /// `responseMeta`: the handler answers an HTTP envelope, its data with the response headers
+    /// (the declared status and header names are the route's: [`Http::status`], [`Http::headers`]).
+    pub response_meta: bool,
     /// The stream.
     pub stream: Option<Stream>,
 }
@@ -162,7 +187,7 @@ impl HttpKind {
         self.raw_response.is_some()
             || self.raw_body
             || self.multipart.is_some()
-            || self.response_meta.is_some()
+            || self.response_meta
             || self.stream.is_some()
     }
 }
@@ -193,15 +218,6 @@ pub struct FileField {
     pub max_bytes: Option<u64>,
     /// Accepted content types (empty: any).
     pub content_types: Vec<String>,
-}
-
-/// A declared success status and headers.
-#[derive(Clone, Debug)]
-pub struct ResponseMeta {
-    /// 2xx.
-    pub status: u16,
-    /// Header name, description, required.
-    pub headers: Vec<(String, Option<String>, bool)>,
 }
 
 /// A stream.
@@ -419,7 +435,29 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         .as_ref()
         .map(|c| c.value.clone())
         .filter(|c| crate::check::kinds::media_essence(c) != "application/json");
-    Some(Http { method, path, template, params, wildcard, input_content_type })
+    let (status, headers) = response_facts(e);
+    Some(Http { method, path, template, params, wildcard, input_content_type, status, headers })
+}
+
+/// The declared success status and documented headers: of `http`, or of `responseMeta` (the
+/// checks allow one of the two).
+fn response_facts(e: &Endpoint) -> (Option<u16>, Vec<Header>) {
+    let (status, headers) = match (&e.http, &e.response_meta) {
+        (Some(h), _) => (&h.value.status, &h.value.headers),
+        (None, Some(m)) => (&m.value.status, &m.value.headers),
+        (None, None) => return (None, Vec::new()),
+    };
+    let status = status.as_ref().and_then(|s| u16::try_from(s.value).ok());
+    let headers = headers
+        .iter()
+        .flat_map(|h| h.value.iter())
+        .map(|(k, h)| Header {
+            name: k.value.clone(),
+            desc: text(&h.value.desc),
+            required: h.value.required.as_ref().is_some_and(|r| r.value),
+        })
+        .collect();
+    (status, by_name(headers, |h| h.name.clone()))
 }
 
 fn annotations(a: &ast::Annotations) -> Value {
@@ -502,20 +540,7 @@ fn http_kind(e: &Endpoint) -> HttpKind {
             max_request_bytes: n(&m.value.max_request_bytes),
             max_field_bytes: n(&m.value.max_field_bytes),
         }),
-        response_meta: e.response_meta.as_ref().map(|r| ResponseMeta {
-            status: n(&r.value.status).and_then(|s| u16::try_from(s).ok()).unwrap_or(200),
-            headers: by_name(
-                r.value
-                    .headers
-                    .iter()
-                    .flat_map(|h| h.value.iter())
-                    .map(|(k, h)| {
-                        (k.value.clone(), text(&h.value.desc), h.value.required.as_ref().is_some_and(|r| r.value))
-                    })
-                    .collect(),
-                |h| h.0.clone(),
-            ),
-        }),
+        response_meta: e.response_meta.is_some(),
         stream: e.stream.as_ref().and_then(|s| {
             Some(Stream {
                 item: s.value.item.as_ref()?.0.to_json(),

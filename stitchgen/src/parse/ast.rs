@@ -264,6 +264,8 @@ pub struct Endpoint {
     pub meta: Option<Any>,
     /// Options read only by the tool surfaces.
     pub tool: Option<Sp<ToolGroup>>,
+    /// What is documented about the HTTP exchange: a fixed success status, response headers.
+    pub http: Option<Sp<HttpGroup>>,
     /// The handler owns the response bytes (HTTP only).
     pub raw_response: Option<Sp<bool>>,
     /// Content type of a raw response.
@@ -373,7 +375,18 @@ pub struct FileField {
     pub content_types: Option<Sp<Vec<Sp<String>>>>,
 }
 
-/// A declared success status and response headers.
+/// What is documented about an endpoint's HTTP exchange. Read only by HTTP: the endpoint stays
+/// a tool, whose answer is the body.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HttpGroup {
+    /// The success status, 2xx; absent: 200 with `output`, 204 without.
+    pub status: Option<Sp<u64>>,
+    /// Response headers the handler sets on HTTP, by name.
+    pub headers: Option<Sp<Entries<Sp<ResponseHeader>>>>,
+}
+
+/// A success status and response headers the handler chooses per call (HTTP only).
 #[derive(Clone, Debug, JsonSchema)]
 #[schemars(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ResponseMeta {

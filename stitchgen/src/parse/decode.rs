@@ -392,6 +392,7 @@ impl DecodeEntry for Endpoint {
             errors: f.opt("errors", diags),
             meta: f.opt::<Any>("meta", diags).filter(|m| mapping(&m.0, "`meta`", diags)),
             tool: f.opt("tool", diags),
+            http: f.opt("http", diags),
             raw_response: f.opt("rawResponse", diags),
             content_type: f.opt("contentType", diags),
             input_content_type: f.opt("inputContentType", diags),
@@ -463,6 +464,7 @@ structs! {
         max_bytes: f.opt("maxBytes", d),
         content_types: f.opt("contentTypes", d),
     };
+    HttpGroup, "the `http` group", |f, d| HttpGroup { status: f.opt("status", d), headers: f.opt("headers", d) };
     ResponseMeta, "`responseMeta`", |f, d| ResponseMeta { status: f.req("status", d), headers: f.opt("headers", d) };
     ResponseHeader, "a response header", |f, d| ResponseHeader { desc: f.opt("desc", d), required: f.opt("required", d) };
     Stream, "`stream`", |f, d| Stream {

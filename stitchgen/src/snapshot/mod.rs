@@ -93,6 +93,14 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
             if let Some(ct) = &h.input_content_type {
                 row["inputContentType"] = json!(ct);
             }
+            if let Some(status) = h.status {
+                row["status"] = json!(status);
+            }
+            if !h.headers.is_empty() {
+                let headers =
+                    h.headers.iter().map(|h| json!({ "name": h.name, "required": h.required, "description": h.desc }));
+                row["headers"] = Value::Array(headers.collect());
+            }
             row
         })
         .collect();

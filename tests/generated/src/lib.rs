@@ -22,6 +22,7 @@ stitchgen_runtime::include_contract!("one_of_all_of");
 stitchgen_runtime::include_contract!("one_of_enum");
 stitchgen_runtime::include_contract!("one_of_mixed");
 stitchgen_runtime::include_contract!("one_of_overlap");
+stitchgen_runtime::include_contract!("orders");
 stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
 stitchgen_runtime::include_contract!("ref_with_sibling");

@@ -99,6 +99,58 @@ impl<'a> Op<'a> {
         (format_ident!("{}_{}", self.ident.to_string().trim_start_matches("r#"), suffix), surface)
     }
 
+    /// The documented response headers of its route.
+    fn headers(&self) -> &[crate::model::Header] {
+        self.op.http.as_ref().map_or(&[], |h| &h.headers)
+    }
+
+    /// Whether the handler answers its documented headers beside the body (`http.headers`), in
+    /// the operation's `Headers` type.
+    fn headed(&self) -> bool {
+        !self.op.http_kind.response_meta && !self.headers().is_empty()
+    }
+
+    /// The `Headers` type of a headed operation: a field per documented header, `String` where
+    /// the header is required, and the names back for HTTP.
+    fn headers_type(&self) -> Option<TokenStream> {
+        if !self.headed() {
+            return None;
+        }
+        let headers = self.headers();
+        let fields = crate::naming::dedup_idents(headers.iter().map(|h| crate::naming::field_ident(&h.name)).collect());
+        let fields: Vec<Ident> =
+            fields.iter().map(|f| syn::parse_str(f).expect("field_ident makes identifiers")).collect();
+        let decls = headers.iter().zip(&fields).map(|(h, f)| {
+            let text = match &h.desc {
+                Some(d) => format!(" `{}`: {d}", h.name),
+                None => format!(" The `{}` header.", h.name),
+            };
+            let ty = if h.required {
+                quote!(::std::string::String)
+            } else {
+                quote!(::core::option::Option<::std::string::String>)
+            };
+            quote!(#[doc = #text] pub #f: #ty,)
+        });
+        let pairs = headers.iter().zip(&fields).map(|(h, f)| {
+            let name = &h.name;
+            if h.required { quote!((#name, ::core::option::Option::Some(self.#f))) } else { quote!((#name, self.#f)) }
+        });
+        let default = headers.iter().all(|h| !h.required).then(|| quote!(Default,));
+        let what =
+            format!(" Response headers of `{}` on HTTP; the tool surfaces answer the body alone.", self.op.action);
+        Some(quote! {
+            #[doc = #what]
+            #[derive(Clone, Debug, #default PartialEq, Eq)]
+            pub struct Headers { #(#decls)* }
+            impl ::stitchgen_runtime::ResponseHeaders for Headers {
+                fn into_pairs(self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> {
+                    ::stitchgen_runtime::__private::header_pairs([#(#pairs),*])
+                }
+            }
+        })
+    }
+
     /// The handler's success type.
     fn returns(&self) -> TokenStream {
         let m = &self.ident;
@@ -110,8 +162,10 @@ impl<'a> Op<'a> {
             quote!(::stitchgen_runtime::ItemStream<::stitchgen_runtime::Frame<#m::Item, #m::Terminal>>)
         } else if k.stream.is_some() {
             quote!(::stitchgen_runtime::ItemStream<#m::Item>)
-        } else if k.response_meta.is_some() {
+        } else if k.response_meta {
             quote!(::stitchgen_runtime::WithMeta<#out>)
+        } else if self.headed() {
+            quote!(::stitchgen_runtime::Headed<#out, #m::Headers>)
         } else {
             out
         }
@@ -165,11 +219,13 @@ impl<'a> Op<'a> {
         });
         let def = self.def();
         let slice = self.slice_static();
+        let headers = self.headers_type();
         quote! {
             #d
             pub mod #m {
                 #import
                 #(#items)*
+                #headers
                 #slice
                 #[doc = " What the contract declares about this operation."]
                 pub static OPERATION: ::stitchgen_runtime::OperationDef = #def;
@@ -193,7 +249,8 @@ impl<'a> Op<'a> {
         self.op.is_tool().then(|| self.standalone(&present::tool_input(self.op, self.svc, Surface::Cli)))
     }
 
-    /// The HTTP-only kinds, as a static description (an operation with none takes `PLAIN`).
+    /// The HTTP-only kinds and the declared status and headers, as a static description (an
+    /// operation with none takes `PLAIN`).
     fn http_kind(&self) -> TokenStream {
         let k = &self.op.http_kind;
         let raw_response = k.raw_response.is_some();
@@ -212,18 +269,14 @@ impl<'a> Op<'a> {
             }
             None => quote!(::core::option::Option::None),
         };
-        let status = match &k.response_meta {
-            Some(m) => {
-                let s = m.status;
-                quote!(::core::option::Option::Some(#s))
-            }
+        let status = match self.op.http.as_ref().and_then(|h| h.status) {
+            Some(s) => quote!(::core::option::Option::Some(#s)),
             None => quote!(::core::option::Option::None),
         };
-        let headers = k
-            .response_meta
-            .iter()
-            .flat_map(|m| &m.headers)
-            .map(|(name, _, required)| quote!(::stitchgen_runtime::HeaderDef { name: #name, required: #required }));
+        let headers = self.headers().iter().map(|h| {
+            let (name, required) = (&h.name, h.required);
+            quote!(::stitchgen_runtime::HeaderDef { name: #name, required: #required })
+        });
         let stream = match &k.stream {
             Some(st) => {
                 let format = match st.format {
@@ -310,7 +363,7 @@ impl<'a> Op<'a> {
         some(&mut fields, "view", op.view.as_ref().map(|v| self.view_def(v)));
         some(&mut fields, "tool_input_schema", self.tool_input_text());
         some(&mut fields, "wrap", op.wrap.map(|w| crate::schema::Wrap::key(w).to_token_stream()));
-        if op.http_kind.any() {
+        if op.http_kind.any() || op.http.as_ref().is_some_and(|h| h.status.is_some() || !h.headers.is_empty()) {
             let kind = self.http_kind();
             fields.push(quote!(http_kind: #kind));
         }
@@ -441,7 +494,7 @@ impl<'a> Op<'a> {
                     quote!(#null.with_payload(::stitchgen_runtime::HttpPayload::Stream(::stitchgen_runtime::#frames(out)))),
                 ),
             )
-        } else if k.response_meta.is_some() {
+        } else if k.response_meta {
             (
                 true,
                 ok(
@@ -471,7 +524,18 @@ impl<'a> Op<'a> {
             (true, quote!(#private::answer(&out)))
         };
         let run = quote!(self.0.#m(ctx #(, #names)*).await?);
-        let run = if uses_out { quote!(let out = #run;) } else { quote!(#run;) };
+        let (run, answer) = match (self.headed(), uses_out) {
+            (true, true) => (
+                quote!(let ::stitchgen_runtime::Headed { body: out, headers } = #run;),
+                quote!(#private::with_headers(#answer, headers)),
+            ),
+            (true, false) => (
+                quote!(let ::stitchgen_runtime::Headed { body: (), headers } = #run;),
+                quote!(#private::with_headers(#answer, headers)),
+            ),
+            (false, true) => (quote!(let out = #run;), answer),
+            (false, false) => (quote!(#run;), answer),
+        };
         quote! {
             #i => ::std::boxed::Box::pin(async move {
                 #(#lets)*
