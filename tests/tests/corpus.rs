@@ -1,6 +1,9 @@
 //! The public OpenAPI corpus beside the clone (`../shared/corpus`, or `$STITCHGEN_CORPUS_DIR`):
 //! every description imports, as written and with `--expose`, into a contract `check` accepts,
-//! and the exposed contract generates every artifact without a panic message on stderr.
+//! and the exposed contract generates every artifact without a panic message on stderr. With
+//! `--expose`, each document gives the number of tools written below, the MCP manifest lists
+//! exactly those, and together they are at least 95 % of the operations whose request and answer
+//! are JSON or absent.
 //! Nobody here wrote these documents; they are what stitchgen meets when a team adopts it.
 
 use std::path::{Path, PathBuf};
@@ -8,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use stitchgen::diag::{self, ColorChoice};
 use stitchgen::import::{ImportOptions, import};
+use stitchgen::parse::ast::Surface;
 use stitchgen_tests::repo_root;
 
 /// The corpus folder. Its absence fails the test: a skipped corpus must not read as a pass.
@@ -78,8 +82,40 @@ fn count_loud_panics() {
     }));
 }
 
-/// Generates a checked contract; a failure or an error diagnostic is described.
-fn generate(name: &str, checked: stitchgen::Checked) -> Result<(), String> {
+/// The tools `import --expose` writes for each corpus document (by its first word), measured
+/// 2026-12-03. Every other operation stays HTTP-only with its reason in the import summary:
+/// raw or streamed answers, uploads, and request bodies that are not objects.
+const TOOLS: &[(&str, usize)] = &[
+    ("box", 260),
+    ("digitalocean", 646),
+    ("discord", 234),
+    ("hetzner", 221),
+    ("kubernetes", 200),
+    ("mastodon", 198),
+    ("ollama", 12),
+    ("petstore", 4),
+    ("together", 94),
+    ("twilio", 197),
+];
+
+/// The share of JSON operations that must be tools, over the whole corpus.
+const MIN_TOOL_SHARE: f64 = 0.95;
+
+/// (operations whose request and answer are JSON or absent, of them on MCP) in a contract.
+fn json_operations(checked: &stitchgen::Checked) -> (usize, usize) {
+    let endpoints = checked.contracts.iter().flat_map(|c| c.endpoints.iter().flat_map(|e| e.value.0.iter()));
+    let json = endpoints
+        .map(|(_, e)| e)
+        .filter(|e| e.raw_response.as_ref().is_none_or(|r| !r.value) && e.stream.is_none() && e.multipart.is_none());
+    json.fold((0, 0), |(all, tools), e| {
+        let on_mcp = e.expose.as_ref().is_some_and(|l| l.value.iter().any(|s| s.value == Surface::Mcp));
+        (all + 1, tools + usize::from(on_mcp))
+    })
+}
+
+/// Generates a checked contract; a failure or an error diagnostic is described. Returns the
+/// tools of its MCP manifest.
+fn generate(name: &str, checked: stitchgen::Checked) -> Result<Vec<serde_json::Value>, String> {
     let generated = stitchgen::generate_checked(checked).map_err(|e| format!("{name}: generate failed: {e}"))?;
     if generated.artifacts.is_empty() {
         let c = &generated.checked;
@@ -88,7 +124,10 @@ fn generate(name: &str, checked: stitchgen::Checked) -> Result<(), String> {
             diag::render_all(&c.diagnostics, &c.sources, ColorChoice::Never)
         ));
     }
-    Ok(())
+    let manifest =
+        generated.artifacts.iter().find(|a| a.name == "mcp-tools.json").ok_or(format!("{name}: no MCP manifest"))?;
+    let manifest: serde_json::Value = serde_json::from_slice(&manifest.bytes).map_err(|e| format!("{name}: {e}"))?;
+    Ok(manifest["tools"].as_array().cloned().unwrap_or_default())
 }
 
 #[test]
@@ -100,6 +139,7 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
     let docs = unpack(&corpus, &scratch);
     assert_eq!(docs.len(), 10, "the corpus README lists ten documents");
     let mut failures = Vec::new();
+    let (mut json_ops, mut json_tools) = (0, 0);
     for (name, entry) in &docs {
         for expose in [false, true] {
             let imported = import(entry, &ImportOptions { expose, ..ImportOptions::default() }).unwrap();
@@ -122,11 +162,37 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
                 let text = diag::render_all(&errors, &checked.sources, ColorChoice::Never);
                 failures.push(format!("{name} (expose: {expose}): the contract does not pass check:\n{text}"));
             } else if expose {
-                failures.extend(generate(name, checked).err());
+                let (ops, tools) = json_operations(&checked);
+                (json_ops, json_tools) = (json_ops + ops, json_tools + tools);
+                let written = imported.summary.exposed.unwrap_or_default();
+                let want = TOOLS.iter().find(|(doc, _)| name.starts_with(doc)).map(|(_, n)| *n);
+                println!("{name}: {written} tools written, {tools} of {ops} JSON operations on MCP");
+                if want != Some(written) || tools != written {
+                    failures.push(format!("{name}: {written} tools written ({tools} on MCP), {want:?} expected"));
+                }
+                match generate(name, checked) {
+                    Ok(listed) if listed.len() != written => {
+                        let listed = listed.len();
+                        failures.push(format!("{name}: the MCP manifest lists {listed} tools, import wrote {written}"));
+                    }
+                    Ok(listed) if name.starts_with("petstore") => {
+                        // An answer that is a list is a tool too, wrapped as `{"items": [...]}`.
+                        let find_pets =
+                            listed.iter().find(|t| t["name"].as_str().is_some_and(|n| n.starts_with("find_pets")));
+                        let wrapped =
+                            find_pets.is_some_and(|t| t["outputSchema"]["properties"]["items"]["type"] == "array");
+                        assert!(wrapped, "petstore: find_pets is not a tool with its list wrapped: {find_pets:?}");
+                    }
+                    Ok(_) => {}
+                    Err(e) => failures.push(e),
+                }
             }
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let share = json_tools as f64 / json_ops as f64;
+    println!("{json_tools} of {json_ops} JSON operations are tools ({:.1} %)", share * 100.0);
+    assert!(share >= MIN_TOOL_SHARE, "only {json_tools} of {json_ops} JSON operations are tools");
     assert_eq!(LOUD_PANICS.load(Ordering::SeqCst), 0, "a panic message reached stderr");
 }

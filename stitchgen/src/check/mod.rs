@@ -83,6 +83,37 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// Why an endpoint can be on no tool surface. Any answer can be presented, an object as it is and
+/// anything else wrapped ([`crate::schema::Wrap`]); what cannot be is an HTTP-only kind, and an
+/// input that is not an object (tool arguments are one). `check` refuses a tool surface for
+/// these reasons, and `import --expose` asks this before it exposes an endpoint, so the two
+/// cannot disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NotATool {
+    /// An HTTP-only kind (its key, and where).
+    HttpOnly(&'static str, Span),
+    /// The input is not an object schema.
+    InputNotObject,
+}
+
+impl NotATool {
+    /// The reason, for a person.
+    pub(crate) fn reason(self) -> String {
+        match self {
+            NotATool::HttpOnly(kind, _) => format!("`{kind}` is HTTP-only"),
+            NotATool::InputNotObject => "its input is not an object, and tool arguments are".into(),
+        }
+    }
+}
+
+/// Why `e` cannot be a tool, if it cannot (see [`NotATool`]).
+pub(crate) fn not_a_tool(e: &Endpoint, types: Types<'_>) -> Option<NotATool> {
+    if let Some((kind, at)) = http_only_kinds(e).first() {
+        return Some(NotATool::HttpOnly(kind, *at));
+    }
+    e.input.as_ref().filter(|i| !crate::schema::is_object(&i.0, types)).map(|_| NotATool::InputNotObject)
+}
+
 /// Whether an endpoint is of an HTTP-only kind (DESIGN §3, the table).
 pub(crate) fn is_http_only(e: &Endpoint) -> bool {
     e.raw_response.as_ref().is_some_and(|r| r.value)

@@ -437,10 +437,10 @@ fn compiles(root: &Node, diags: &mut Diagnostics) {
 }
 
 fn tool_input(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
-    if super::is_http_only(e) || !cx.is_tool(e) {
+    if !cx.is_tool(e) {
         return;
     }
-    if let Some(input) = &e.input {
+    if let (Some(super::NotATool::InputNotObject), Some(input)) = (super::not_a_tool(e, cx.types), &e.input) {
         object_input(cx.types, input, &e.action.value, diags);
     }
 }

@@ -1,5 +1,8 @@
 //! `--expose`: every endpoint the tool surfaces accept goes on MCP and AGENT, with a tool name
-//! that is portable and unique; the others stay HTTP-only, each with its reason.
+//! that is portable and unique; the others stay HTTP-only, each with its reason. Which endpoints
+//! the tool surfaces accept is `check`'s answer ([`crate::check::not_a_tool`]), asked of each
+//! endpoint as written: an answer that is not an object is a tool too, wrapped as `generate`
+//! presents it.
 
 use std::collections::BTreeSet;
 
@@ -9,19 +12,17 @@ use super::Summary;
 use super::fit::type_entries;
 use crate::naming::{self, MAX_TOOL_NAME};
 use crate::parse::node::Node;
-use crate::schema::{self, Types};
-
-/// The keys that make an endpoint HTTP-only.
-const HTTP_ONLY: &[&str] = &["rawResponse", "rawBody", "multipart", "responseMeta", "stream"];
+use crate::schema::Types;
 
 /// Exposes each eligible endpoint of `body` (`{types, endpoints}`) on MCP and AGENT.
 pub(super) fn expose(body: &mut J, service: &str, summary: &mut Summary) {
     let entries = type_entries(body);
     let types = Types::new(Some(&entries));
     let mut names = BTreeSet::new();
+    let exposed = summary.exposed.insert(0);
     let Some(J::Object(endpoints)) = body.get_mut("endpoints") else { return };
     for (action, e) in endpoints.iter_mut() {
-        if let Some(why) = not_a_tool(e, types) {
+        if let Some(why) = not_a_tool(action, e, types) {
             summary.http_only.push((action.clone(), why));
             continue;
         }
@@ -34,26 +35,19 @@ pub(super) fn expose(body: &mut J, service: &str, summary: &mut Summary) {
             _ => Some(unique_name(action, &mut names)),
         };
         e["expose"] = json!(["HTTP", "MCP", "AGENT"]);
+        *exposed += 1;
         if let Some(name) = name {
             e["tool"] = json!({ "name": name });
         }
     }
 }
 
-/// Why the endpoint cannot be a tool today, if it cannot.
-fn not_a_tool(e: &J, types: Types<'_>) -> Option<String> {
-    if let Some(kind) = HTTP_ONLY.iter().find(|k| e.get(**k).is_some_and(|v| v != &J::Bool(false))) {
-        return Some(format!("`{kind}` is HTTP-only"));
-    }
-    let object =
-        |key: &str| e.get(key).is_none_or(|s| schema::is_object(&Node::from_json(s, super::fit::NOWHERE), types));
-    if !object("input") {
-        return Some("its input is not an object, and tool arguments are".into());
-    }
-    if !object("output") {
-        return Some("its answer is not an object, and an MCP tool answer is".into());
-    }
-    None
+/// Why the endpoint cannot be a tool, if it cannot: `check`'s own answer.
+fn not_a_tool(action: &str, e: &J, types: Types<'_>) -> Option<String> {
+    let Some(endpoint) = crate::parse::endpoint(action, &Node::from_json(e, super::fit::NOWHERE)) else {
+        return Some("it does not decode as an endpoint".into());
+    };
+    crate::check::not_a_tool(&endpoint, types).map(crate::check::NotATool::reason)
 }
 
 /// A portable tool name from the action (already snake_case ASCII), unique among `names`.

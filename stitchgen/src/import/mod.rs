@@ -54,6 +54,8 @@ pub struct Summary {
     pub skipped: Vec<(String, String)>,
     /// Vendor extensions (`x-…`) in schemas, which the contract does not carry.
     pub extensions: usize,
+    /// Endpoints exposed as tools on MCP and AGENT under `--expose` (`None` without it).
+    pub exposed: Option<usize>,
     /// Endpoints left HTTP-only under `--expose`: (action, why).
     pub http_only: Vec<(String, String)>,
 }
@@ -85,6 +87,9 @@ impl std::fmt::Display for Summary {
         }
         if self.extensions > 0 {
             writeln!(f, "{} vendor extensions (`x-…`) in schemas not carried over", self.extensions)?;
+        }
+        if let Some(exposed) = self.exposed {
+            writeln!(f, "{exposed} endpoints exposed as tools on MCP and AGENT")?;
         }
         if !self.http_only.is_empty() {
             writeln!(f, "{} endpoints stay HTTP-only:", self.http_only.len())?;

@@ -319,7 +319,7 @@ impl<'d, 's> Endpoints<'d, 's> {
         }
     }
 
-    /// The success response → `output` (and `responseMeta`); error statuses → `errors`.
+    /// The success response → `output` (and `http`); error statuses → `errors`.
     fn responses(&mut self, op: &Op<'_>, e: &mut Map<String, J>, lowered: &mut Lowerings) {
         let at = format!("{}/responses", op.loc.pointer);
         let responses = op.node.get("responses").and_then(Node::as_map).unwrap_or_default();
@@ -370,8 +370,8 @@ impl<'d, 's> Endpoints<'d, 's> {
         }
     }
 
-    /// One success response: typed JSON (with `responseMeta` for a status other than the one
-    /// implied, and for headers), a stream, or raw bytes; HEAD answers are always raw.
+    /// One success response: typed JSON (with `http` for a status other than the one implied,
+    /// and for headers), a stream, or raw bytes; HEAD answers are always raw.
     fn success(
         &mut self,
         op: &Op<'_>,
@@ -412,7 +412,7 @@ impl<'d, 's> Endpoints<'d, 's> {
             } else {
                 lowered.warn(r.span, &loc.pointer, format!("a {code} response has no body; its schema is dropped"));
             }
-            return response_meta(code, has_output, headers, e);
+            return http_group(code, has_output, headers, e);
         }
         let stream = find(Media::Sse).map(|m| (m, "sse")).or_else(|| find(Media::Ndjson).map(|m| (m, "ndjson")));
         if let Some(((media, m), format)) = stream {
@@ -431,7 +431,7 @@ impl<'d, 's> Endpoints<'d, 's> {
                 e.insert("contentType".into(), J::String(media.to_owned()));
             }
         } else {
-            return response_meta(code, false, headers, e);
+            return http_group(code, false, headers, e);
         }
         if meta_lost {
             lowered.warn(
@@ -466,16 +466,20 @@ impl<'d, 's> Endpoints<'d, 's> {
     }
 }
 
-/// `responseMeta` where the answer's status is not the one implied (200 with output, 204
-/// without) or it declares headers.
-fn response_meta(code: u16, has_output: bool, headers: Map<String, J>, e: &mut Map<String, J>) {
+/// The `http` group where the answer's status is not the one implied (200 with output, 204
+/// without) or it documents headers. The endpoint stays a tool: a documented status and headers
+/// are facts about the HTTP exchange, not an answer its handler builds.
+fn http_group(code: u16, has_output: bool, headers: Map<String, J>, e: &mut Map<String, J>) {
     let implied = if has_output { 200 } else { 204 };
-    if code != implied || !headers.is_empty() {
-        let mut meta = json!({ "status": code });
-        if !headers.is_empty() {
-            meta["headers"] = J::Object(headers);
-        }
-        e.insert("responseMeta".into(), meta);
+    let mut http = Map::new();
+    if code != implied {
+        http.insert("status".into(), json!(code));
+    }
+    if !headers.is_empty() {
+        http.insert("headers".into(), J::Object(headers));
+    }
+    if !http.is_empty() {
+        e.insert("http".into(), J::Object(http));
     }
 }
 

@@ -20,6 +20,13 @@ pub const MAX_NODES: usize = 2_000_000;
 /// billion-laughs document is refused long before it costs memory.
 pub const MAX_ALIAS_REPLAY: usize = 100_000;
 
+/// One endpoint decoded from a tree of the importer's, for the questions `check` answers about
+/// endpoints (such as [`crate::check::not_a_tool`]); `None` where it does not decode.
+pub(crate) fn endpoint(action: &str, node: &Node) -> Option<ast::Endpoint> {
+    use decode::DecodeEntry;
+    ast::Endpoint::decode_entry(action, node.span, node, &mut Diagnostics::default())
+}
+
 /// An I/O failure reading a contract: a usage problem, not a declaration error.
 #[derive(Debug)]
 pub struct ReadError {
