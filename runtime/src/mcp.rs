@@ -159,7 +159,11 @@ impl McpServer {
             content.push(block);
         }
         let mut result = CallToolResult::success(content);
-        result.structured_content = Some(outcome.value);
+        // An operation without output (HTTP's 204) answers nothing; `structuredContent` is an
+        // object when present, never `null`. Every other answer is one: an object, or wrapped.
+        if !outcome.value.is_null() {
+            result.structured_content = Some(outcome.value);
+        }
         Ok(result.with_meta(Some(self.meta(presentation.meta))))
     }
 

@@ -48,6 +48,8 @@ suite() { # suite NAME -- COMMAND...: a checker that prints its own lines and ex
 
 echo "-- MCP over stdio, official Python SDK"
 suite "mcp python sdk" -- "$venv/bin/python" "$here/mcp_client.py" "$work/gen/mcp-tools.json" -- "$bin" mcp
+suite "mcp python sdk, admin: 201 and 204 endpoints answer their bodies" -- \
+  "$venv/bin/python" "$here/mcp_client.py" --admin "$work/gen/mcp-tools.json" -- "$bin" mcp --scope admin
 
 echo "-- MCP over stdio, MCP Inspector CLI (Node $("$node22" --version))"
 inspect() { PATH="$inspector/node_modules/.bin:$PATH" "$node22" \

@@ -1,15 +1,22 @@
 //! The directory's handlers: an in-memory store seeded deterministically.
 
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-use stitchgen_runtime::{AppError, Ctx, ErrorCode, Presentation, ViewCall};
+use stitchgen_runtime::{AppError, Ctx, ErrorCode, Headed, Presentation, ViewCall};
 
 use crate::people::{self, count, create, delete, get, list, teams, types, update};
 
 /// People in memory.
 pub(crate) struct Directory {
     people: Mutex<Vec<types::Person>>,
+    /// Listings in the current minute, and when it began: what the rate-limit headers report.
+    window: Mutex<(Instant, u64)>,
 }
+
+/// Listings allowed per minute, as `X-RateLimit-Limit` documents it. Reported, not enforced:
+/// the example shows typed response headers, not a rate limiter.
+const LISTINGS_PER_MINUTE: u64 = 600;
 
 const FIRST: &[&str] = &["Ada", "Grace", "Linus", "Barbara", "Ken", "Margaret", "Dennis", "Frances", "Edsger", "Radia"];
 const LAST: &[&str] =
@@ -36,11 +43,24 @@ impl Directory {
                 }
             })
             .collect();
-        Directory { people: Mutex::new(people) }
+        Directory { people: Mutex::new(people), window: Mutex::new((Instant::now(), 0)) }
     }
 
     fn people(&self) -> std::sync::MutexGuard<'_, Vec<types::Person>> {
         self.people.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Counts one listing; the rate-limit headers of the current minute.
+    fn listed(&self) -> list::Headers {
+        let mut window = self.window.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if window.0.elapsed() >= Duration::from_secs(60) {
+            *window = (Instant::now(), 0);
+        }
+        window.1 += 1;
+        list::Headers {
+            x_rate_limit_limit: LISTINGS_PER_MINUTE.to_string(),
+            x_rate_limit_remaining: LISTINGS_PER_MINUTE.saturating_sub(window.1).to_string(),
+        }
     }
 }
 
@@ -49,16 +69,18 @@ fn not_found(id: &str) -> AppError {
 }
 
 impl people::Handler for Directory {
-    async fn list(&self, _ctx: &Ctx, input: list::Input) -> Result<list::Output, AppError> {
+    async fn list(&self, _ctx: &Ctx, input: list::Input) -> Result<Headed<list::Output, list::Headers>, AppError> {
+        let headers = self.listed();
         let people = self.people();
         let matching: Vec<&types::Person> =
             people.iter().filter(|p| input.team.as_ref().is_none_or(|t| &p.team == t)).collect();
         let offset = input.offset.unwrap_or(0) as usize;
         let limit = input.limit.map_or(usize::MAX, |l| l as usize);
-        Ok(types::ListOutput {
+        let page = types::ListOutput {
             total: matching.len() as u64,
             people: matching.into_iter().skip(offset).take(limit).cloned().collect(),
-        })
+        };
+        Ok(Headed::new(page, headers))
     }
 
     async fn get(&self, _ctx: &Ctx, params: get::Params) -> Result<get::Output, AppError> {
@@ -70,7 +92,11 @@ impl people::Handler for Directory {
         Ok(teams.into_iter().collect())
     }
 
-    async fn create(&self, _ctx: &Ctx, input: create::Input) -> Result<create::Output, AppError> {
+    async fn create(
+        &self,
+        _ctx: &Ctx,
+        input: create::Input,
+    ) -> Result<Headed<create::Output, create::Headers>, AppError> {
         let mut people = self.people();
         if people.iter().any(|p| p.email == input.email) {
             // The message names no personal field: it reaches tool surfaces as it is.
@@ -85,7 +111,8 @@ impl people::Handler for Directory {
             team: input.team,
         };
         people.push(person.clone());
-        Ok(person)
+        let location = format!("/people/{}", person.id);
+        Ok(Headed::new(person, create::Headers { location }))
     }
 
     async fn update(

@@ -129,7 +129,7 @@ pub struct Http {
     /// `inputContentType`: the JSON body's media type, when not `application/json`.
     pub input_content_type: Option<String>,
     /// The declared success status (`http.status` or `responseMeta.status`); `None`: the implied
-    /// one, 200 with `output` and 204 without.
+    /// one, 200 with `output` and 204 without, whether written out or not.
     pub status: Option<u16>,
     /// The documented response headers, by name (`http.headers` or `responseMeta.headers`).
     pub headers: Vec<Header>,
@@ -447,7 +447,10 @@ fn response_facts(e: &Endpoint) -> (Option<u16>, Vec<Header>) {
         (None, Some(m)) => (&m.value.status, &m.value.headers),
         (None, None) => return (None, Vec::new()),
     };
-    let status = status.as_ref().and_then(|s| u16::try_from(s.value).ok());
+    // The implied status written out (`status: 204` without output) declares nothing: no
+    // artifact moves for it.
+    let implied = if e.output.is_some() { 200 } else { 204 };
+    let status = status.as_ref().and_then(|s| u16::try_from(s.value).ok()).filter(|s| *s != implied);
     let headers = headers
         .iter()
         .flat_map(|h| h.value.iter())

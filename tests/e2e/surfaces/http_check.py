@@ -1,6 +1,8 @@
 """The directory's HTTP surface over loopback: full records with their personal fields, the
-error envelope with the registry status, the admin scope, MCP over streamable HTTP at /mcp,
-and /openapi.json equal to the generated document.
+error envelope with the registry status, the admin scope, the documented statuses and response
+headers (`http`: 201 with Location, rate-limit headers, 204), MCP over streamable HTTP at /mcp
+(the same operations answering their bodies alone), and /openapi.json equal to the generated
+document.
 
 usage: python http_check.py BASE_URL OPENAPI_JSON ADMIN_TOKEN
 """
@@ -52,11 +54,24 @@ def main():
     status, _, body = request(base, "POST", "/people", {"name": "Grace", "email": "not-an-email", "team": "core"})
     check(status == 400 and json.loads(body)["error"]["code"] == "VALIDATION_ERROR", "a bad body: 400 VALIDATION_ERROR")
 
+    # What the contract documents about the HTTP exchange (`http`): statuses and headers.
+    status, headers, body = request(base, "GET", "/people?limit=1")
+    headers = {k.lower(): v for k, v in headers.items()}
+    check(status == 200 and headers.get("x-ratelimit-limit") == "600", "GET /people: X-RateLimit-Limit, a documented header")
+    check(headers.get("x-ratelimit-remaining", "").isdigit(), "GET /people: X-RateLimit-Remaining, a documented header")
+    status, headers, body = request(base, "POST", "/people", {"name": "Edith Clarke", "email": "edith@example.org", "team": "web"})
+    created = json.loads(body)
+    location = {k.lower(): v for k, v in headers.items()}.get("location")
+    check(status == 201 and created["email"] == "edith@example.org", "POST /people: 201 Created with the full record")
+    check(location == f"/people/{created.get('id')}", f"POST /people: Location names the new record ({location})")
+    spec = json.load(open(openapi_path))
+    answers = spec["paths"]["/people"]["post"]["responses"]
+    check("201" in answers and answers["201"]["headers"]["Location"]["required"] is True, "openapi.json: the 201 and its required Location")
+
     # The same team again: the other checks read the directory as it was seeded.
     team = json.loads(request(base, "GET", "/people/p0002")[2])["team"]
     status, _, body = request(base, "PATCH", "/people/p0002", {"team": team}, content_type="application/merge-patch+json")
     check(status == 200 and json.loads(body)["team"] == team, "PATCH /people/:id as application/merge-patch+json, its declared inputContentType")
-    spec = json.load(open(openapi_path))
     media = list(spec["paths"]["/people/{id}"]["patch"]["requestBody"]["content"])
     check(media == ["application/merge-patch+json"], "openapi.json declares the update's body as application/merge-patch+json")
 
@@ -80,11 +95,23 @@ def main():
     check(status == 200 and session, "MCP over streamable HTTP: initialize opens a session")
     hdrs = dict(accept, **{"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-11-25"})
     request(base, "POST", "/mcp", {"jsonrpc": "2.0", "method": "notifications/initialized"}, hdrs)
-    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_person", "arguments": {"id": "p0001"}}}
-    status, _, body = request(base, "POST", "/mcp", call, hdrs)
-    events = [json.loads(line[5:]) for line in body.decode().splitlines() if line.startswith("data:") and line[5:].strip()]
-    result = next((e["result"] for e in events if e.get("id") == 2), {})
+
+    def tool(name, arguments, call_id, auth=None):
+        call = {"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+        _, res_headers, body = request(base, "POST", "/mcp", call, dict(hdrs, **(auth or {})))
+        events = [json.loads(line[5:]) for line in body.decode().splitlines() if line.startswith("data:") and line[5:].strip()]
+        return next((e["result"] for e in events if e.get("id") == call_id), {}), {k.lower() for k in res_headers}
+
+    result, _ = tool("get_person", {"id": "p0001"}, 2)
     check(result.get("structuredContent") == {"id": "p0001", "name": "Ada Lovelace", "team": "core"}, "MCP over HTTP: the card, not the record")
+    result, res_headers = tool("create_person", {"name": "Mary Jackson", "email": "mary@example.org", "team": "core"}, 3)
+    card = result.get("structuredContent", {})
+    check(not result.get("isError") and set(card) == {"id", "name", "team"}, "MCP create_person (201 on HTTP): the body as structuredContent")
+    check("location" not in res_headers, "MCP create_person: HTTP's Location stays on HTTP")
+    result, _ = tool("delete_person", {"id": card.get("id", "")}, 4, {"Authorization": f"Bearer {token}"})
+    check(not result.get("isError") and "structuredContent" not in result, "MCP delete_person (204 on HTTP): no structuredContent")
+    status, _, _ = request(base, "GET", f"/people/{card.get('id', '')}")
+    check(status == 404, "MCP delete_person removed the person")
 
     print(f"http: {'all passed' if not failures else f'{len(failures)} failed'}")
     sys.exit(1 if failures else 0)

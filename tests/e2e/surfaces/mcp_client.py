@@ -3,9 +3,11 @@
 Lists the tools (equal to the generated mcp-tools.json), calls them, and checks what a model
 would read: views applied, a list answer wrapped as `{"items": [...]}`, no personal field anywhere in any answer, failures as isError results
 with the tool envelope, an unknown tool as a JSON-RPC error, the server still serving after
-errors, and the catalog stamp on every tool and every result.
+errors, and the catalog stamp on every tool and every result. With --admin (a server holding the
+admin scope): an endpoint answering 204 on HTTP (delete_person) succeeds with no
+structuredContent, and one answering 201 with a Location (create_person) answers its body alone.
 
-usage: python mcp_client.py MCP_TOOLS_JSON -- SERVER_CMD [ARG...]
+usage: python mcp_client.py [--admin] MCP_TOOLS_JSON -- SERVER_CMD [ARG...]
 """
 import json
 import sys
@@ -120,12 +122,29 @@ async def run(manifest, server):
             check(not r.is_error, "the server still serves after errors")
 
 
+async def run_admin(manifest, server):
+    params = StdioServerParameters(command=server[0], args=server[1:])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, read_timeout_seconds=30) as session:
+            await session.initialize()
+            stamp = manifest["tools"][0]["_meta"][STAMP]
+            r = await call(session, "create_person", {"name": "Mary Jackson", "email": "mary@example.org", "team": "core"}, stamp)
+            card = r.structured_content or {}
+            check(not r.is_error and set(card) == {"id", "name", "team"}, "create_person (201 and Location on HTTP): the body as structuredContent")
+            r = await call(session, "delete_person", {"id": card.get("id", "")}, stamp)
+            check(not r.is_error and r.structured_content is None, "delete_person (204 on HTTP): success, no structuredContent")
+            r = await call(session, "get_person", {"id": card.get("id", "")}, stamp)
+            check(r.is_error and envelope(r).get("error") == "NOT_FOUND", "delete_person removed the person")
+
+
 def main():
-    i = sys.argv.index("--")
-    with open(sys.argv[1]) as f:
+    admin = sys.argv[1] == "--admin"
+    args = sys.argv[2:] if admin else sys.argv[1:]
+    i = args.index("--")
+    with open(args[0]) as f:
         manifest = json.load(f)
     try:
-        anyio.run(run, manifest, sys.argv[i + 1 :])
+        anyio.run(run_admin if admin else run, manifest, args[i + 1 :])
     except BaseException as e:  # noqa: BLE001 - report, then fail
         while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
             e = e.exceptions[0]

@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use stitchgen_generated_tests::people::{self, count, create, delete, get, list, types, update};
-use stitchgen_runtime::{AppError, Ctx, Presentation, Surface, ViewCall};
+use stitchgen_runtime::{AppError, Ctx, Headed, Presentation, Surface, ViewCall};
 
 /// A handler stub: answers are ready, so only the runner's own work is measured.
 struct Stub {
@@ -29,8 +29,9 @@ fn not_measured<T>() -> Result<T, AppError> {
 }
 
 impl people::Handler for Stub {
-    async fn list(&self, _: &Ctx, _: list::Input) -> Result<list::Output, AppError> {
-        Ok(self.page.clone())
+    async fn list(&self, _: &Ctx, _: list::Input) -> Result<Headed<list::Output, list::Headers>, AppError> {
+        let headers = list::Headers { x_rate_limit_limit: "600".into(), x_rate_limit_remaining: "599".into() };
+        Ok(Headed::new(self.page.clone(), headers))
     }
     async fn get(&self, _: &Ctx, _: get::Params) -> Result<get::Output, AppError> {
         Ok(self.one.clone())
@@ -38,7 +39,7 @@ impl people::Handler for Stub {
     async fn teams(&self, _: &Ctx) -> Result<Vec<String>, AppError> {
         not_measured()
     }
-    async fn create(&self, _: &Ctx, _: create::Input) -> Result<create::Output, AppError> {
+    async fn create(&self, _: &Ctx, _: create::Input) -> Result<Headed<create::Output, create::Headers>, AppError> {
         not_measured()
     }
     async fn update(&self, _: &Ctx, _: update::Params, _: update::Input) -> Result<update::Output, AppError> {

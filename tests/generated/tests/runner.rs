@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 use stitchgen_generated_tests::people::{self, count, create, delete, get, list, teams, types, update};
-use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Presentation, Service, Surface, ViewCall};
+use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Headed, Presentation, Service, Surface, ViewCall};
 
 /// A small directory whose records carry personal fields.
 struct Directory {
@@ -38,12 +38,13 @@ fn directory() -> Directory {
 }
 
 impl people::Handler for Directory {
-    async fn list(&self, _ctx: &Ctx, input: list::Input) -> Result<list::Output, AppError> {
+    async fn list(&self, _ctx: &Ctx, input: list::Input) -> Result<Headed<list::Output, list::Headers>, AppError> {
         let limit = input.limit.map_or(usize::MAX, |l| l as usize);
         let selected: Vec<_> =
             self.people.iter().filter(|p| input.team.as_ref().is_none_or(|t| &p.team == t)).cloned().collect();
         let total = selected.len() as u64;
-        Ok(types::ListOutput { people: selected.into_iter().take(limit).collect(), total })
+        let headers = list::Headers { x_rate_limit_limit: "600".into(), x_rate_limit_remaining: "599".into() };
+        Ok(Headed::new(types::ListOutput { people: selected.into_iter().take(limit).collect(), total }, headers))
     }
 
     async fn get(&self, _ctx: &Ctx, params: get::Params) -> Result<get::Output, AppError> {
@@ -65,15 +66,20 @@ impl people::Handler for Directory {
         Ok(teams)
     }
 
-    async fn create(&self, _ctx: &Ctx, input: create::Input) -> Result<create::Output, AppError> {
-        Ok(types::Person {
+    async fn create(
+        &self,
+        _ctx: &Ctx,
+        input: create::Input,
+    ) -> Result<Headed<create::Output, create::Headers>, AppError> {
+        let person = types::Person {
             id: "p9".into(),
             name: input.name.to_string().parse().unwrap(),
             email: input.email,
             phone: input.phone,
             address: input.address,
             team: input.team,
-        })
+        };
+        Ok(Headed::new(person, create::Headers { location: "/people/p9".into() }))
     }
 
     async fn update(
