@@ -120,6 +120,9 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
         if o.input.is_some() && n.input.is_some() && media(o) != media(n) {
             out.push(Consumer::Http, &subject, "input-content-type-changed", format!("{} → {}", media(o), media(n)));
         }
+        if let (Some(oh), Some(nh)) = (&o.http, &n.http) {
+            exchange(oh, o.output.is_some(), nh, n.output.is_some(), &subject, out);
+        }
         common(o, n, Consumer::Http, &subject, out);
         let c = Cmp { old: os, new: ns, consumer: Consumer::Http, subject: &subject };
         c.schema(o.params.as_ref(), n.params.as_ref(), "params", Dir::Input, out);
@@ -135,6 +138,37 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
                 format!("{} {}", method(n), path(n)),
             );
         }
+    }
+}
+
+/// What is documented about the HTTP exchange: the success status and the response headers
+/// (names compared case-insensitively, as HTTP reads them).
+fn exchange(
+    old: &crate::model::Http,
+    old_out: bool,
+    new: &crate::model::Http,
+    new_out: bool,
+    subject: &str,
+    out: &mut Out,
+) {
+    let (os, ns) = (old.success_status(old_out), new.success_status(new_out));
+    if os != ns {
+        out.push(Consumer::Http, subject, "success-status-changed", format!("{os} → {ns}"));
+    }
+    let find = |headers: &'_ [crate::model::Header], name: &str| {
+        headers.iter().find(|h| h.name.eq_ignore_ascii_case(name)).map(|h| h.required)
+    };
+    for h in &old.headers {
+        let rule = match find(&new.headers, &h.name) {
+            None => "response-header-removed",
+            Some(false) if h.required => "response-header-made-optional",
+            Some(true) if !h.required => "response-header-made-required",
+            Some(_) => continue,
+        };
+        out.push(Consumer::Http, subject, rule, format!("`{}`", h.name));
+    }
+    for h in new.headers.iter().filter(|h| find(&old.headers, &h.name).is_none()) {
+        out.push(Consumer::Http, subject, "response-header-added", format!("`{}`", h.name));
     }
 }
 

@@ -68,6 +68,11 @@ rules! {
     "operation-added", Some(Info), None, "a new HTTP operation";
     "route-changed", Some(Breaking), None, "an operation's method or path changed";
     "input-content-type-changed", Some(Breaking), None, "the media type of a JSON request body changed";
+    "success-status-changed", Some(Breaking), None, "the status of a successful answer changed";
+    "response-header-removed", Some(Breaking), None, "a documented response header is gone";
+    "response-header-made-optional", Some(Breaking), None, "a required response header became optional";
+    "response-header-added", Some(Info), None, "a new documented response header";
+    "response-header-made-required", Some(Info), None, "an optional response header became required";
     "tool-removed", None, Some(Breaking), "a tool is gone from a transport";
     "tool-added", None, Some(Info), "a new tool on a transport";
     "tool-renamed", None, Some(Breaking), "an operation's tool name changed";
