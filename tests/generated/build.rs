@@ -1,5 +1,6 @@
-//! Generates every valid fixture and a sample of random valid contracts, together, with the
-//! build.rs API users call.
+//! Generates every valid fixture, the contract imported from every OpenAPI fixture that imports
+//! (with `--expose`), and a sample of random valid contracts, together, with the build.rs API
+//! users call.
 
 /// Seeds of the random contracts compiled here (the property test checks thousands more).
 const RANDOM_SEEDS: [u64; 4] = [1, 2, 3, 4];
@@ -30,5 +31,47 @@ fn main() {
     }
     std::fs::write(random.join("names.rs"), includes).expect("OUT_DIR is writable");
     println!("cargo:rerun-if-changed=../src/names.rs");
+    imported(&random.join("imported"));
     stitchgen::Config::new().contracts(contracts).generate_to_out_dir().unwrap();
+}
+
+/// Imports (with `--expose`) every OpenAPI fixture that imports: those under
+/// `fixtures/import/valid` and the warning fixtures (`W…`) under `fixtures/import/diagnostics`.
+/// Each is service `imported_NAME`, generated on its own (the imported APIs' routes may overlap
+/// the fixtures') into `dir/NAME/`; `dir/imported.rs` includes them.
+fn imported(dir: &std::path::Path) {
+    use stitchgen::import::{ImportOptions, import};
+    std::fs::create_dir_all(dir).expect("OUT_DIR is writable");
+    let mut cases = Vec::new();
+    for folder in ["valid", "diagnostics"] {
+        let root = std::path::Path::new("../../fixtures/import").join(folder);
+        println!("cargo:rerun-if-changed={}", root.display());
+        for e in std::fs::read_dir(&root).expect("fixtures/import exists") {
+            let path = e.expect("a directory entry").path();
+            let name = path.file_name().expect("a name").to_string_lossy().into_owned();
+            if folder == "diagnostics" && !name.starts_with('W') {
+                continue;
+            }
+            let stem =
+                if path.is_dir() { name.clone() } else { name.rsplit_once('.').expect("an extension").0.to_owned() };
+            let entry = if path.is_dir() { path.join("openapi.yaml") } else { path };
+            cases.push((stem, entry));
+        }
+    }
+    cases.sort();
+    let mut includes = String::new();
+    for (stem, entry) in cases {
+        let service = format!("imported_{}", stem.to_lowercase().replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+        let options = ImportOptions { service: Some(service.clone()), expose: true };
+        let imported = import(&entry, &options).unwrap_or_else(|e| panic!("{}: {e}", entry.display()));
+        let contract = imported.contract.unwrap_or_else(|| panic!("{}: the import failed", entry.display()));
+        let own = dir.join(&service);
+        std::fs::create_dir_all(&own).expect("OUT_DIR is writable");
+        let path = own.join(format!("{service}.stitch.yaml"));
+        std::fs::write(&path, contract).expect("OUT_DIR is writable");
+        stitchgen::Config::new().contracts([path]).out_dir(&own).generate_to_out_dir().unwrap();
+        let module = format!("/random/imported/{service}/{service}.rs");
+        includes += &format!("include!(concat!(env!(\"OUT_DIR\"), {module:?}));\n");
+    }
+    std::fs::write(dir.join("imported.rs"), includes).expect("OUT_DIR is writable");
 }

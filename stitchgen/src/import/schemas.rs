@@ -297,8 +297,10 @@ fn required_of_object(
     lowered.warn(span, &format!("{}/required", at.src), why);
 }
 
-/// `enum` values outside the schema's `type` can never be valid: they are dropped.
+/// `enum` values outside the schema's `type` can never be valid: they are dropped. (`null` is
+/// within a 3.0 `nullable: true` schema, whose type it joins.)
 fn enum_of_type(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
+    let nullable = node.get("nullable").and_then(Node::as_bool) == Some(true);
     let types: Vec<&str> = match out.get("type") {
         Some(J::String(t)) => vec![t.as_str()],
         Some(J::Array(ts)) => ts.iter().filter_map(J::as_str).collect(),
@@ -314,7 +316,7 @@ fn enum_of_type(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
             J::Array(_) => "array",
             J::Object(_) => "object",
         };
-        types.contains(&t) || (t == "integer" && types.contains(&"number"))
+        types.contains(&t) || (t == "integer" && types.contains(&"number")) || (t == "null" && nullable)
     };
     let Some(J::Array(values)) = out.get("enum") else { return };
     let (kept, dropped): (Vec<J>, Vec<J>) = values.iter().cloned().partition(|v| fits(v));

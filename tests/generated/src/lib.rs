@@ -16,6 +16,7 @@ stitchgen_runtime::include_contract!("fields_same_case");
 stitchgen_runtime::include_contract!("generated_input");
 stitchgen_runtime::include_contract!("hostile");
 stitchgen_runtime::include_contract!("inline_named");
+stitchgen_runtime::include_contract!("nullable_enum");
 stitchgen_runtime::include_contract!("nullable_shared_type");
 stitchgen_runtime::include_contract!("numeric_formats");
 stitchgen_runtime::include_contract!("one_of_all_of");
@@ -43,6 +44,12 @@ pub mod random {
     stitchgen_runtime::include_contract!("svc2");
     stitchgen_runtime::include_contract!("svc3");
     stitchgen_runtime::include_contract!("svc4");
+}
+
+/// The contract imported (with `--expose`) from every OpenAPI fixture that imports
+/// (`fixtures/import`): what passed `check` compiles.
+pub mod imported {
+    include!(concat!(env!("OUT_DIR"), "/random/imported/imported.rs"));
 }
 
 /// A sample of contracts with hostile names at every level (`stitchgen_tests::names`): keywords,

@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 use stitchgen_generated_tests::{
     r#box, default_beside_union, default_null, enum_beside_all_of, enum_plus_one, fields_same_case, generated_input,
-    inline_named, nullable_shared_type, ref_with_sibling, same_module, same_module_2, same_rust_name, title_names_type,
-    types_same_rust_name,
+    inline_named, nullable_enum, nullable_shared_type, ref_with_sibling, same_module, same_module_2, same_rust_name,
+    title_names_type, types_same_rust_name,
 };
 use stitchgen_runtime::{AppError, Call, Ctx, ErrorCode, Service};
 
@@ -38,6 +38,7 @@ answer_handler!(
     title_names_type,
     inline_named,
     nullable_shared_type,
+    nullable_enum,
     enum_beside_all_of,
     enum_plus_one,
     r#box,
@@ -71,6 +72,17 @@ async fn nullable_shared_types_are_optional_where_used() {
     let none = json!({});
     answers_unchanged(nullable_shared_type::service(Answer(none.clone())), none).await;
     let _: nullable_shared_type::types::T = nullable_shared_type::types::T { user: None, effort: None };
+}
+
+#[tokio::test]
+async fn nullable_shared_enums_are_one_enum_optional_where_used() {
+    for v in [json!({"origin": "source", "stage": "final", "mode": "fast"}), json!({"origin": null})] {
+        answers_unchanged(nullable_enum::service(Answer(v.clone())), v).await;
+    }
+    use nullable_enum::types::{Mode, Origin, Stage, T};
+    let _ = T { origin: Some(Origin::Library), stage: Some(Stage::Draft), mode: Some(Mode::Slow) };
+    let err = http(&nullable_enum::service(Answer(json!({"origin": "other"}))), "get_t", json!({})).await;
+    assert!(err.is_err());
 }
 
 #[tokio::test]

@@ -113,16 +113,32 @@ impl Input {
     }
 }
 
-/// The schema without `null`, when it accepts `null` beside other values.
+/// The schema without `null`, when it accepts `null` beside other values: `null` among its
+/// types, among its `enum` values (untyped, or typed with `null`), or a `null` branch of a union.
 fn without_null(v: &Value) -> Option<Value> {
     let mut map = v.as_object()?.clone();
+    let mut changed = false;
+    let mut null_typed = !map.contains_key("type");
     if let Some(Value::Array(types)) = map.get("type") {
         let rest: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
-        if rest.len() == types.len() || rest.is_empty() {
-            return None;
+        if rest.len() < types.len() && !rest.is_empty() {
+            let t = if rest.len() == 1 { rest[0].clone() } else { Value::Array(rest) };
+            map.insert("type".into(), t);
+            (changed, null_typed) = (true, true);
         }
-        let t = if rest.len() == 1 { rest[0].clone() } else { Value::Array(rest) };
-        map.insert("type".into(), t);
+    }
+    // `{type: [string, "null"], enum: [a, null]}`: typify reads the `null` value as an optional
+    // enum, a newtype of `Option` of itself beside the enum of the same name.
+    if let Some(Value::Array(values)) = map.get("enum")
+        && null_typed
+    {
+        let rest: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
+        if rest.len() < values.len() && !rest.is_empty() {
+            map.insert("enum".into(), Value::Array(rest));
+            changed = true;
+        }
+    }
+    if changed {
         return Some(Value::Object(map));
     }
     let is_null = |b: &Value| b.get("type").is_some_and(|t| t == "null");
@@ -373,6 +389,9 @@ mod tests {
             ("User".to_owned(), json!({"type": ["object", "null"], "properties": {}})),
             ("Effort".to_owned(), json!({"anyOf": [{"enum": ["low"]}, {"type": "null"}]})),
             ("Plain".to_owned(), json!({"type": "string"})),
+            ("Kind".to_owned(), json!({"type": ["string", "null"], "enum": ["a", "b", null]})),
+            ("Bare".to_owned(), json!({"enum": ["a", null]})),
+            ("NotNull".to_owned(), json!({"type": "string", "enum": ["a", null]})),
         ]
         .into_iter()
         .collect();
@@ -380,6 +399,10 @@ mod tests {
         let input = super::Input::new(&types, &idents);
         assert_eq!(input.definition(&types["User"]), json!({"type": "object", "properties": {}}));
         assert_eq!(input.definition(&types["Effort"]), json!({"oneOf": [{"enum": ["low"]}]}));
+        assert_eq!(input.definition(&types["Kind"]), json!({"type": "string", "enum": ["a", "b"]}));
+        assert_eq!(input.definition(&types["Bare"]), json!({"enum": ["a"]}));
+        // `null` is outside the type: check refuses that value (E0609); nothing here is nullable.
+        assert_eq!(input.definition(&types["NotNull"]), types["NotNull"]);
         let used =
             input.schema(&json!({"properties": {"u": {"$ref": "#/types/User"}, "p": {"$ref": "#/types/Plain"}}}));
         assert_eq!(used["properties"]["u"], json!({"anyOf": [{"$ref": "#/types/User"}, {"type": "null"}]}));
