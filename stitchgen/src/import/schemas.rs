@@ -240,6 +240,7 @@ fn fit_keywords(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
         lowered.warn(span("enum"), &format!("{}/enum", at.src), "an empty `enum` (no value at all) is dropped".into());
     }
     enum_of_type(out, node, at, lowered);
+    constraints_the_values_break(out, node, at, lowered);
     let composed = ["$ref", "oneOf", "anyOf", "allOf", "enum", "const"].iter().any(|k| out.contains_key(*k));
     if composed {
         let object = out.get("type") == Some(&J::String("object".into())) || out.contains_key("properties");
@@ -327,6 +328,45 @@ fn enum_of_type(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
     let why = format!("`enum` values outside `type` can never be valid and are dropped: {}", shown.join(", "));
     out.insert("enum".into(), J::Array(kept));
     lowered.warn(node.entry("enum").map_or(node.span, |(k, _)| k.span), &format!("{}/enum", at.src), why);
+}
+
+/// Keywords that only bound values: one that a listed value breaks contradicts the list.
+const VALUE_BOUNDS: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
+/// A bound that an `enum` (or `const`) value breaks is dropped: the listed values are what the
+/// authors meant (`{type: string, maxLength: 12, enum: [managed_challenge]}`), and kept, the
+/// bound would refuse them. Each bound is an assertion of its own, so each is judged alone.
+fn constraints_the_values_break(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
+    let values: Vec<J> = match (out.get("enum"), out.get("const")) {
+        (Some(J::Array(values)), _) => values.clone(),
+        (_, Some(value)) => vec![value.clone()],
+        _ => return,
+    };
+    let types = crate::schema::Types::new(None);
+    for kw in VALUE_BOUNDS {
+        let Some(bound) = out.get(*kw) else { continue };
+        let alone = Node::from_json(&json!({ *kw: bound }), node.span);
+        let Some(broken) = values.iter().find(|v| crate::schema::first_violation(types, &alone, v, "schema").is_some())
+        else {
+            continue;
+        };
+        let why = format!("`{kw}: {bound}` refuses the listed value {broken}: the values are kept, the bound dropped");
+        out.remove(*kw);
+        lowered.warn(node.entry(kw).map_or(node.span, |(k, _)| k.span), &format!("{}/{kw}", at.src), why);
+    }
 }
 
 /// A `required` name the schema's own `properties` do not declare is declared as any value, so
