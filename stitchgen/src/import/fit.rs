@@ -87,6 +87,7 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
                     lowered.warn(span, &src, why);
                 }
             }
+            Pending::OneOf => one_of_once(doc, &out, &node, types, span, &src, lowered),
             Pending::QueryField | Pending::PathParam => {}
         }
         if lowered.count() > before
@@ -96,6 +97,35 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
         }
     }
     touched
+}
+
+/// A `oneOf` branch that is the same schema as an earlier one (references followed, as check
+/// compares them) is kept once: under "exactly one", a value matching both would match neither,
+/// so the published schema refuses the very values it lists there.
+fn one_of_once(doc: &mut J, out: &str, node: &Node, types: Types<'_>, span: Span, src: &str, lowered: &mut Lowerings) {
+    let Some(branches) = node.get("oneOf").and_then(Node::as_seq) else { return };
+    let resolved: Vec<J> = branches.iter().map(|b| types.resolve(b).to_json()).collect();
+    let repeats: Vec<(usize, usize)> = (0..resolved.len())
+        .filter_map(|i| resolved[..i].iter().position(|a| *a == resolved[i]).map(|first| (i, first)))
+        .collect();
+    if repeats.is_empty() {
+        return;
+    }
+    if let Some(J::Array(list)) = doc.pointer_mut(&format!("{out}/oneOf")) {
+        let mut i = 0;
+        list.retain(|_| {
+            i += 1;
+            !repeats.iter().any(|(r, _)| *r == i - 1)
+        });
+    }
+    for (i, first) in repeats {
+        let why = format!(
+            "`oneOf` branch {} is the same schema as branch {}: kept once (no value matches exactly one of two same branches)",
+            i + 1,
+            first + 1
+        );
+        lowered.warn(span, src, why);
+    }
 }
 
 /// The roles whose schema becomes a type named `{Action}{Role}` when it is not a bare `$ref`,

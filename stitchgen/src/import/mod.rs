@@ -114,6 +114,8 @@ pub(crate) enum Pending {
     Required,
     /// No path parameter of the endpoint at `out` may share its name with an input key.
     ParamNames,
+    /// No two `oneOf` branches of the schema at `out` may be the same schema.
+    OneOf,
 }
 
 /// The lowering warnings of one import, the count of dropped extensions, and the rules left

@@ -166,11 +166,22 @@ impl<'d> Schemas<'d> {
                 _ if ONE_SCHEMA.contains(&key) => {
                     out.insert(key.into(), self.schema(v, &here, lowered));
                 }
-                _ if SCHEMA_LISTS.contains(&key) => {
-                    let items = v.as_seq().unwrap_or_default().iter().enumerate();
-                    let list = items.map(|(i, s)| self.schema(s, &here.child(&i.to_string(), &i.to_string()), lowered));
-                    out.insert(key.into(), J::Array(list.collect()));
-                }
+                _ if SCHEMA_LISTS.contains(&key) => match v.as_seq().filter(|items| !items.is_empty()) {
+                    Some(items) => {
+                        let items = items.iter().enumerate();
+                        let list =
+                            items.map(|(i, s)| self.schema(s, &here.child(&i.to_string(), &i.to_string()), lowered));
+                        out.insert(key.into(), J::Array(list.collect()));
+                        if key == "oneOf" {
+                            lowered.pending(Pending::OneOf, k.span, &here.src, &at.out);
+                        }
+                    }
+                    None => {
+                        let what = if v.as_seq().is_some() { "an empty list" } else { "not a list of schemas" };
+                        let why = format!("`{key}` that is {what} is not JSON Schema; dropped, it constrains nothing");
+                        lowered.warn(k.span, &here.src, why);
+                    }
+                },
                 "nullable" => {
                     if self.is_31 {
                         let why = "`nullable` is OpenAPI 3.0; read as a type array with \"null\"";
