@@ -182,6 +182,11 @@ impl<'d> Schemas<'d> {
                         lowered.warn(k.span, &here.src, why);
                     }
                 },
+                "examples" if v.as_seq().is_none() => {
+                    if let Some(list) = examples_list(v, k.span, &here.src, lowered) {
+                        out.insert(key.into(), list);
+                    }
+                }
                 "nullable" => {
                     if self.is_31 {
                         let why = "`nullable` is OpenAPI 3.0; read as a type array with \"null\"";
@@ -395,6 +400,33 @@ fn declare_required(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mu
         let why = format!("`{name}` is required but not among `properties`: declared as any value");
         lowered.warn(span, &format!("{}/required", at.src), why);
     }
+}
+
+/// Schema `examples` written as something other than a list: as a map, the form OpenAPI gives a
+/// media type's examples (name → Example Object, whose `value` is the example), it is read as the
+/// list of its values; any other value is one example.
+fn examples_list(v: &Node, span: Span, src: &str, lowered: &mut Lowerings) -> Option<J> {
+    let Some(entries) = v.as_map() else {
+        lowered.warn(span, src, "schema `examples` is a list; one value written alone is read as a list of it".into());
+        return Some(J::Array(vec![v.to_json()]));
+    };
+    const EXAMPLE_OBJECT: &[&str] = &["summary", "description", "value", "externalValue"];
+    let values: Vec<J> = entries
+        .iter()
+        .filter_map(|(_, e)| {
+            let is_example_object = e.as_map().is_some_and(|m| {
+                !m.is_empty() && m.iter().all(|(k, _)| k.as_str().is_some_and(|k| EXAMPLE_OBJECT.contains(&k)))
+            });
+            if is_example_object { e.get("value").map(Node::to_json) } else { Some(e.to_json()) }
+        })
+        .collect();
+    if values.is_empty() {
+        lowered.warn(span, src, "schema `examples` written as a map without a `value`: dropped".into());
+        return None;
+    }
+    let why = "schema `examples` written as a map (a media type's form): read as the list of its values";
+    lowered.warn(span, src, why.into());
+    Some(J::Array(values))
 }
 
 /// A `type` value the DSL reads: a type name, or a list of them.
