@@ -50,22 +50,24 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
                 lowered.warn(span, &src, "a path parameter that is not a scalar is read as a string".into());
             }
             Pending::Required => {
-                let declared: Vec<String> = schema::all_properties(&node, types)
-                    .iter()
-                    .filter_map(|(k, _)| k.as_str().map(str::to_owned))
-                    .collect();
+                let declared = declared_around(doc, &out, &node, types);
                 let missing: Vec<String> = schema::required(&node)
                     .into_iter()
                     .filter(|r| !declared.iter().any(|d| d == r))
                     .map(str::to_owned)
                     .collect();
+                // Declared, the name leaves `additionalProperties`: it keeps that schema.
+                let extra = node.get("additionalProperties").filter(|a| a.as_map().is_some()).map(Node::to_json);
+                let (value, what) = match extra {
+                    Some(schema) => (schema, "the schema of its `additionalProperties`"),
+                    None => (json!({}), "any value"),
+                };
                 for name in missing {
                     if let Some(J::Object(map)) = doc.pointer_mut(&out) {
                         let props = map.entry("properties").or_insert_with(|| json!({}));
-                        props[name.as_str()] = json!({});
+                        props[name.as_str()] = value.clone();
                     }
-                    let why =
-                        format!("`{name}` is required but no part of the schema declares it: declared as any value");
+                    let why = format!("`{name}` is required but declared nowhere: declared as {what}");
                     lowered.warn(span, &src, why);
                 }
             }
@@ -97,6 +99,26 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
         }
     }
     touched
+}
+
+/// The property names the schema at `out` declares, with those of every composition it is a
+/// part of (an `allOf` part may require what a sibling declares), as check reads them.
+fn declared_around(doc: &J, out: &str, node: &Node, types: Types<'_>) -> Vec<String> {
+    let names = |n: &Node| -> Vec<String> {
+        schema::all_properties(n, types).iter().filter_map(|(k, _)| k.as_str().map(str::to_owned)).collect()
+    };
+    let mut declared = names(node);
+    let mut at = out;
+    while let Some((parent, _index)) = at.rsplit_once('/')
+        && let Some((composition, kw)) = parent.rsplit_once('/')
+        && matches!(kw, "allOf" | "anyOf" | "oneOf")
+    {
+        if let Some(p) = doc.pointer(composition) {
+            declared.extend(names(&Node::from_json(p, NOWHERE)));
+        }
+        at = composition;
+    }
+    declared
 }
 
 /// A `oneOf` branch that is the same schema as an earlier one (references followed, as check

@@ -257,12 +257,14 @@ fn fit_keywords(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
     }
     enum_of_type(out, node, at, lowered);
     constraints_the_values_break(out, node, at, lowered);
+    // Check judges the `required` of a schema that is an object or declares properties; the
+    // names may be declared by the compositions around it, known once all is converted.
+    let object = out.get("type") == Some(&J::String("object".into())) || out.contains_key("properties");
+    if object && out.contains_key("required") {
+        lowered.pending(Pending::Required, span("required"), &format!("{}/required", at.src), &at.out);
+    }
     let composed = ["$ref", "oneOf", "anyOf", "allOf", "enum", "const"].iter().any(|k| out.contains_key(*k));
     if composed {
-        let object = out.get("type") == Some(&J::String("object".into())) || out.contains_key("properties");
-        if object && out.contains_key("required") {
-            lowered.pending(Pending::Required, span("required"), &format!("{}/required", at.src), &at.out);
-        }
         return;
     }
     let types: Option<Vec<String>> = match out.get("type") {
@@ -291,7 +293,6 @@ fn fit_keywords(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
         }
     }
     required_of_object(out, &types, node, at, lowered);
-    declare_required(out, node, at, lowered);
 }
 
 /// `required` constrains objects alone: beside a type that is never an object (the list of an
@@ -382,23 +383,6 @@ fn constraints_the_values_break(out: &mut Map<String, J>, node: &Node, at: &At, 
         let why = format!("`{kw}: {bound}` refuses the listed value {broken}: the values are kept, the bound dropped");
         out.remove(*kw);
         lowered.warn(node.entry(kw).map_or(node.span, |(k, _)| k.span), &format!("{}/{kw}", at.src), why);
-    }
-}
-
-/// A `required` name the schema's own `properties` do not declare is declared as any value, so
-/// the generated type has a field for what the document requires.
-fn declare_required(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
-    let Some(J::Array(required)) = out.get("required") else { return };
-    let Some(J::Object(props)) = out.get("properties") else { return };
-    let missing: Vec<String> =
-        required.iter().filter_map(J::as_str).filter(|r| !props.contains_key(*r)).map(str::to_owned).collect();
-    let span = node.entry("required").map_or(node.span, |(k, _)| k.span);
-    for name in missing {
-        if let Some(J::Object(props)) = out.get_mut("properties") {
-            props.insert(name.clone(), json!({}));
-        }
-        let why = format!("`{name}` is required but not among `properties`: declared as any value");
-        lowered.warn(span, &format!("{}/required", at.src), why);
     }
 }
 
