@@ -224,8 +224,9 @@ impl<'d, 's> Endpoints<'d, 's> {
                     let out = format!("{}/input/properties/{}", op.out, escape(name));
                     lowered.pending(Pending::QueryField, p.span, &loc.pointer, &out);
                     let schema = self.param_schema(loc, p, out, lowered);
-                    if p.get("required").and_then(Node::as_bool) == Some(true) {
-                        required.push(J::String(name.to_owned()));
+                    let name_json = J::String(name.to_owned());
+                    if p.get("required").and_then(Node::as_bool) == Some(true) && !required.contains(&name_json) {
+                        required.push(name_json);
                     }
                     query.insert(name.to_owned(), schema);
                 }

@@ -201,6 +201,20 @@ impl<'d> Schemas<'d> {
                     let on = v.as_bool() == Some(true);
                     if key == "exclusiveMinimum" { exclusive.0 = on } else { exclusive.1 = on }
                 }
+                // Each name once: a list merged from compositions can repeat names, which JSON
+                // Schema does not allow (`required` items are unique).
+                "required" => match v.as_seq().filter(|names| names.iter().all(|n| n.as_str().is_some())) {
+                    Some(names) => {
+                        let mut once: Vec<J> = Vec::new();
+                        for n in names.iter().map(Node::to_json) {
+                            if !once.contains(&n) {
+                                once.push(n);
+                            }
+                        }
+                        out.insert(key.into(), J::Array(once));
+                    }
+                    None => lowered.warn(k.span, &here.src, "a `required` that is not a list of names, dropped".into()),
+                },
                 "example" => {
                     out.entry("examples").or_insert_with(|| json!([v.to_json()]));
                 }
