@@ -99,6 +99,12 @@ impl<'d, 's> Endpoints<'d, 's> {
             }
             None => op.path,
         };
+        // Azure's generated descriptions pin a query parameter in the path key
+        // (`/operations?api-version=2023-05-01`): the route is the path, the pairs constants.
+        let (path, constants) = match path.split_once('?') {
+            Some((path, query)) => (path, query_constants(query)),
+            None => (path, Vec::new()),
+        };
         if let Some(why) = unroutable(path) {
             summary.skip(&op.loc.pointer, why);
             return;
@@ -140,6 +146,7 @@ impl<'d, 's> Endpoints<'d, 's> {
         e.insert("desc".into(), J::String(desc(op)));
         let params = self.parameters(op, shared);
         self.params_and_query(op, &params, &path_names, &mut e, lowered);
+        constant_query(op, &constants, &mut e, lowered);
         self.body(op, &mut e, lowered);
         self.responses(op, &mut e, lowered);
         lowered.pending(Pending::ParamNames, op.span, &op.loc.pointer, &op.out);
@@ -485,6 +492,45 @@ fn http_group(code: u16, has_output: bool, headers: Map<String, J>, e: &mut Map<
 }
 
 /// What makes two parameters the same one: name and place.
+/// The `name=value` pairs of a query string, percent-decoded (`+` is a space, as in a form).
+fn query_constants(query: &str) -> Vec<(String, String)> {
+    let decode = |s: &str| percent_encoding::percent_decode_str(&s.replace('+', " ")).decode_utf8_lossy().into_owned();
+    query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(name), decode(value))
+        })
+        .collect()
+}
+
+/// The query string of a path key becomes required constant query fields of `input` (a written
+/// parameter of the same name gives way: the path key pins it). Beside a request body, where
+/// the contract reads no query parameter, it is dropped.
+fn constant_query(op: &Op<'_>, constants: &[(String, String)], e: &mut Map<String, J>, lowered: &mut Lowerings) {
+    for (name, value) in constants {
+        if !matches!(op.method, "get" | "delete" | "head") {
+            let why = format!(
+                "the query string `{name}={value}` in the path is dropped: {} input is the body",
+                op.method.to_uppercase()
+            );
+            lowered.warn(op.path_span, &op.loc.pointer, why);
+            continue;
+        }
+        let input = e.entry("input").or_insert_with(|| json!({ "type": "object", "properties": {} }));
+        input["properties"][name.as_str()] = json!({ "type": "string", "const": value });
+        let required = input.as_object_mut().map(|i| i.entry("required").or_insert_with(|| json!([])));
+        if let Some(J::Array(required)) = required
+            && !required.iter().any(|r| r == name.as_str())
+        {
+            required.push(J::String(name.clone()));
+        }
+        let why = format!("the query string `{name}={value}` in the path is read as a required constant query field");
+        lowered.warn(op.path_span, &op.loc.pointer, why);
+    }
+}
+
 fn param_id(p: &Node) -> (Option<&str>, Option<&str>) {
     (p.get("name").and_then(Node::as_str), p.get("in").and_then(Node::as_str))
 }
