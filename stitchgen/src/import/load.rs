@@ -164,13 +164,13 @@ impl Docs {
 
     /// Reports a reference whose pointer names nothing, or that starts a loop of bare `$ref`s.
     fn check_ref(&self, span: Span, text: &str, loc: &Loc, diags: &mut Diagnostics) {
-        if self.node(loc).is_none() {
+        let Some(loc) = self.through(loc, 0) else {
             diags.push(
                 Diagnostic::new(Code::ImportRefNowhere, span, format!("`$ref: {text}` points nowhere"))
                     .label(format!("nothing at `{}` in that file", shown_pointer(&loc.pointer))),
             );
             return;
-        }
+        };
         let mut seen = BTreeSet::new();
         let mut at = loc.clone();
         for _ in 0..MAX_HOPS {
@@ -194,8 +194,15 @@ impl Docs {
         self.docs.get(loc.doc)?.root.pointer(&loc.pointer)
     }
 
-    /// Where a reference written in document `from` leads (files already read only).
+    /// Where a reference written in document `from` leads (files already read only), through
+    /// any mapping-level `$ref` on the way ([`Docs::through`]).
     pub(super) fn follow(&self, from: usize, text: &str) -> Option<Loc> {
+        let loc = self.target(from, text)?;
+        Some(self.through(&loc, 0).unwrap_or(loc))
+    }
+
+    /// Where a reference written in document `from` points, as written.
+    fn target(&self, from: usize, text: &str) -> Option<Loc> {
         let base = self.docs[from].given.parent()?.to_path_buf();
         match split(text, &base)? {
             Target::Local(None, pointer) => Some(Loc { doc: from, pointer }),
@@ -207,6 +214,37 @@ impl Docs {
         }
     }
 
+    /// `loc` where its node is written: a pointer that passes a mapping-level `$ref`
+    /// (`#/components/schemas/Place` when `schemas` is `{$ref: ./schemas/_index.yml}`) goes on
+    /// in the file that reference names. `None` when nothing is there.
+    fn through(&self, loc: &Loc, hops: usize) -> Option<Loc> {
+        let mut node = &self.docs.get(loc.doc)?.root;
+        let mut at = Loc { doc: loc.doc, pointer: String::new() };
+        let tokens: Vec<&str> = loc.pointer.split('/').skip(1).collect();
+        for (i, token) in tokens.iter().enumerate() {
+            let name = token.replace("~1", "/").replace("~0", "~");
+            let child = match &node.value {
+                Value::Map(_) => node.get(&name),
+                Value::Seq(items) => token.parse::<usize>().ok().and_then(|n| items.get(n)),
+                _ => None,
+            };
+            match child {
+                Some(child) => {
+                    node = child;
+                    at.pointer = format!("{}/{token}", at.pointer);
+                }
+                None if hops < MAX_HOPS => {
+                    let target = node.get("$ref").and_then(Node::as_str).and_then(|r| self.target(at.doc, r))?;
+                    let rest: String = tokens[i..].iter().map(|t| format!("/{t}")).collect();
+                    let next = Loc { doc: target.doc, pointer: format!("{}{rest}", target.pointer) };
+                    return self.through(&next, hops + 1);
+                }
+                None => return None,
+            }
+        }
+        Some(at)
+    }
+
     /// Follows bare `$ref`s (a mapping whose only meaningful key is `$ref`) from `node` in
     /// `loc`'s document to what they name: for parameters, responses, bodies and headers.
     pub(super) fn deref<'a>(&'a self, mut loc: Loc, mut node: &'a Node) -> (Loc, &'a Node) {
@@ -216,6 +254,50 @@ impl Docs {
             (loc, node) = (next, target);
         }
         (loc, node)
+    }
+}
+
+/// One entry of a mapping whose keys are names: its key, and where its value is.
+pub(super) struct Named<'a> {
+    /// The name, as written.
+    pub(super) key: &'a Node,
+    /// Where the value is (in the file of the mapping that holds it).
+    pub(super) loc: Loc,
+    /// The value.
+    pub(super) node: &'a Node,
+}
+
+impl Docs {
+    /// The entries of the name mapping `node` at `loc` (`paths`, `components.schemas`), with a
+    /// mapping-level `$ref` (`paths: {$ref: ./paths/_index.yml}`, not standard OpenAPI but
+    /// published) read as the entries of the mapping it names. Returns the entries and the
+    /// mapping-level references followed, each as (span, JSON pointer).
+    pub(super) fn named<'a>(&'a self, loc: &Loc, node: &'a Node) -> (Vec<Named<'a>>, Vec<(Span, String)>) {
+        let (mut out, mut followed) = (Vec::new(), Vec::new());
+        self.named_into(loc, node, 0, &mut out, &mut followed);
+        (out, followed)
+    }
+
+    fn named_into<'a>(
+        &'a self,
+        loc: &Loc,
+        node: &'a Node,
+        hops: usize,
+        out: &mut Vec<Named<'a>>,
+        followed: &mut Vec<(Span, String)>,
+    ) {
+        for (k, v) in node.as_map().unwrap_or_default() {
+            let key = k.as_str().unwrap_or_default();
+            let pointer = format!("{}/{}", loc.pointer, key.replace('~', "~0").replace('/', "~1"));
+            let target = v.as_str().filter(|_| key == "$ref").and_then(|r| self.follow(loc.doc, r));
+            match target.and_then(|t| Some((self.node(&t)?, t))) {
+                Some((target, at)) if hops < MAX_HOPS => {
+                    followed.push((k.span, pointer));
+                    self.named_into(&at, target, hops + 1, out, followed);
+                }
+                _ => out.push(Named { key: k, loc: Loc { doc: loc.doc, pointer }, node: v }),
+            }
+        }
     }
 }
 
@@ -308,7 +390,7 @@ fn collect(node: &Node, pointer: &str, names: bool, out: &mut Vec<(Span, String,
             for (k, v) in entries {
                 let key = k.as_str().unwrap_or_default();
                 let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-                if names {
+                if names && !(key == "$ref" && v.as_str().is_some()) {
                     collect(v, &at, false, out);
                 } else if key == "$ref" {
                     if let Some(text) = v.as_str() {

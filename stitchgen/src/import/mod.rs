@@ -140,6 +140,16 @@ impl Lowerings {
         self.pending.push((rule, span, pointer.to_owned(), out.to_owned()));
     }
 
+    /// The mapping-level `$ref`s followed to read the entries of `what`, each (span, pointer).
+    fn map_refs(&mut self, followed: Vec<(Span, String)>, what: &str) {
+        for (span, pointer) in followed {
+            let why = format!(
+                "`{what}` as a `$ref` to a mapping is not standard OpenAPI; its entries are read from the file it names"
+            );
+            self.warn(span, &pointer, why);
+        }
+    }
+
     fn extension(&mut self) {
         self.extensions += 1;
     }
@@ -163,7 +173,7 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
     };
     let docs = docs.expect("checked above");
     let mut lowered = Lowerings::default();
-    let mut types = schemas::Schemas::new(&docs, version.starts_with("3.1"));
+    let mut types = schemas::Schemas::new(&docs, version.starts_with("3.1"), &mut lowered);
     let mut endpoints = ops::Endpoints::new(&docs, &mut types);
     endpoints.paths(&mut lowered, &mut summary);
     let endpoints = std::mem::take(&mut endpoints.out);

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value as J, json};
 
 use super::kinds::{self, Media};
-use super::load::{Docs, Loc};
+use super::load::{Docs, Loc, Named};
 use super::schemas::{At, Schemas, escape};
 use super::{Lowerings, Pending, Summary};
 use crate::naming;
@@ -54,9 +54,10 @@ impl<'d, 's> Endpoints<'d, 's> {
     pub(super) fn paths(&mut self, lowered: &mut Lowerings, summary: &mut Summary) {
         let docs = self.docs;
         let Some(paths) = docs.docs[0].root.get("paths") else { return };
-        for (pk, item) in paths.as_map().unwrap_or_default() {
+        let (entries, followed) = docs.named(&Loc { doc: 0, pointer: "/paths".into() }, paths);
+        lowered.map_refs(followed, "paths");
+        for Named { key: pk, loc: at, node: item } in entries {
             let path = pk.as_str().unwrap_or_default();
-            let at = Loc { doc: 0, pointer: format!("/paths/{}", escape(path)) };
             let (at, item) = docs.deref(at, item);
             let shared = item.get("parameters");
             for (mk, op) in item.as_map().unwrap_or_default() {

@@ -64,12 +64,24 @@ pub(super) struct Schemas<'d> {
 impl<'d> Schemas<'d> {
     /// An empty set of types over `docs`; the entry's `components.schemas` are named first, in
     /// document order, so they keep their names.
-    pub(super) fn new(docs: &'d Docs, is_31: bool) -> Self {
+    pub(super) fn new(docs: &'d Docs, is_31: bool, lowered: &mut Lowerings) -> Self {
         let mut s = Schemas { docs, is_31, names: BTreeMap::new(), order: Vec::new(), taken: BTreeSet::new() };
-        let components = docs.docs[0].root.get("components").and_then(|c| c.get("schemas"));
-        for (k, _) in components.and_then(Node::as_map).unwrap_or_default() {
-            let name = k.as_str().unwrap_or_default();
-            s.name(Loc { doc: 0, pointer: format!("/components/schemas/{}", escape(name)) }, name);
+        let Some(components) = docs.docs[0].root.get("components").and_then(|c| c.get("schemas")) else { return s };
+        let (entries, followed) = docs.named(&Loc { doc: 0, pointer: "/components/schemas".into() }, components);
+        lowered.map_refs(followed, "components.schemas");
+        let entry_locs: BTreeSet<Loc> = entries.iter().map(|e| e.loc.clone()).collect();
+        for entry in entries {
+            let name = entry.key.as_str().unwrap_or_default();
+            // `Place: {$ref: ./Place.yml}`: the schema in the other file is the type `Place`
+            // (the entry names it), not an alias of a type named after the file.
+            let (target, _) = docs.deref(entry.loc.clone(), entry.node);
+            let elsewhere = target.doc != entry.loc.doc && !entry_locs.contains(&target);
+            if elsewhere && !s.names.contains_key(&target) {
+                let name = s.name(target, name);
+                s.names.insert(entry.loc, name);
+            } else {
+                s.name(entry.loc, name);
+            }
         }
         s
     }
