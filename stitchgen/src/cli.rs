@@ -118,6 +118,9 @@ enum Command {
         /// Put every endpoint the tool surfaces accept on MCP and AGENT.
         #[arg(long)]
         expose: bool,
+        /// Read a `$ref` that points nowhere as any value, with a warning, instead of stopping.
+        #[arg(long)]
+        lenient: bool,
     },
     /// Print the JSON Schema of the contract DSL, for editors.
     Schema,
@@ -149,8 +152,8 @@ pub fn main() -> ExitCode {
         Command::Diff { old, new, format, fail_on, target } => {
             diff(&old, &new, format, fail_on, &target.options(), color)
         }
-        Command::Import { openapi, out, service, expose } => {
-            import(&openapi, &out, &crate::import::ImportOptions { service, expose }, color)
+        Command::Import { openapi, out, service, expose, lenient } => {
+            import(&openapi, &out, &crate::import::ImportOptions { service, expose, lenient }, color)
         }
         Command::Schema => {
             print!("{}", crate::dsl::schema_json());

@@ -57,6 +57,9 @@ expect 0 "import a multi-file description" -- "$bin" import fixtures/import/vali
 expect 0 "check the imported contract" -- "$bin" check "$imported/library.stitch.yaml"
 expect 1 "import a loop of references" -- "$bin" import fixtures/import/diagnostics/E0904_ref_cycle.yaml --out "$imported/loop.stitch.yaml"
 [ ! -e "$imported/loop.stitch.yaml" ] || { echo "FAIL: a failed import wrote a contract"; fail=$((fail + 1)); }
+expect 1 "import a reference that points nowhere" -- "$bin" import fixtures/import/diagnostics/E0902_ref_nowhere_in_schemas.yaml --out "$imported/nowhere.stitch.yaml"
+expect 0 "import it with --lenient" -- "$bin" import fixtures/import/diagnostics/E0902_ref_nowhere_in_schemas.yaml --out "$imported/nowhere.stitch.yaml" --lenient
+expect 0 "check the lenient import" -- "$bin" check "$imported/nowhere.stitch.yaml"
 expect 2 "import a missing file" -- "$bin" import "$imported/missing.yaml" --out "$imported/missing.stitch.yaml"
 rm -rf "$imported"
 

@@ -131,6 +131,24 @@ fn diagnostics_fixtures_give_their_code() {
     }
 }
 
+/// `--lenient` reads every reference that points nowhere as any value, with a warning at it, and
+/// the contract checks.
+#[test]
+fn lenient_reads_references_that_point_nowhere_as_any_value() {
+    let lenient = ImportOptions { lenient: true, ..ImportOptions::default() };
+    let nowhere: Vec<_> = cases("diagnostics").into_iter().filter(|(name, _)| name.starts_with("E0902")).collect();
+    assert!(nowhere.len() >= 2);
+    for (name, entry) in nowhere {
+        let imported = import(&entry, &lenient).unwrap();
+        let contract = imported.contract.clone().unwrap_or_else(|| panic!("{name}:\n{}", rendered(&imported)));
+        check_clean(&name, &contract);
+        assert!(imported.diagnostics.iter().all(|d| d.code.severity() != diag::Severity::Error));
+        insta::with_settings!({ snapshot_path => "snapshots/import", prepend_module_to_snapshot => false, omit_expression => true }, {
+            insta::assert_snapshot!(format!("{name}.lenient"), report(&imported));
+        });
+    }
+}
+
 #[test]
 fn a_missing_entry_is_an_io_error() {
     assert!(import(Path::new("no-such-openapi.yaml"), &ImportOptions::default()).is_err());

@@ -42,6 +42,8 @@ pub(super) struct Docs {
     /// The files, in the order they were first referred to.
     pub(super) docs: Vec<Doc>,
     by_path: BTreeMap<PathBuf, usize>,
+    /// A reference that points nowhere is read as any value, with a warning.
+    lenient: bool,
 }
 
 /// What the reader says about a `$ref` string before anything is read.
@@ -58,13 +60,14 @@ impl Docs {
     /// file is not readable as JSON or YAML, or any reference is broken.
     pub(super) fn load(
         entry: &Path,
+        lenient: bool,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
     ) -> Result<Option<Docs>, ReadError> {
         let canonical = std::fs::canonicalize(entry)
             .map_err(|error| ReadError { path: crate::source::display_path(entry), error })?;
         let folder = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
-        let mut docs = Docs { docs: Vec::new(), by_path: BTreeMap::new() };
+        let mut docs = Docs { docs: Vec::new(), by_path: BTreeMap::new(), lenient };
         let Some(root) = read_tree(entry, sources, diags)? else { return Ok(None) };
         docs.add(root, canonical, entry.to_path_buf());
         let mut refs = Vec::new();
@@ -126,14 +129,8 @@ impl Docs {
         };
         let Some(file) = file else { return Ok(Some(Loc { doc: from, pointer })) };
         let Ok(canonical) = std::fs::canonicalize(&file) else {
-            diags.push(
-                Diagnostic::new(
-                    Code::ImportRefNowhere,
-                    span,
-                    format!("`$ref: {text}` names a file that does not exist"),
-                )
-                .label("no such file, relative to the file that refers to it"),
-            );
+            let label = "no such file, relative to the file that refers to it";
+            diags.push(self.nowhere(span, format!("`$ref: {text}` names a file that does not exist"), label.into()));
             return Ok(None);
         };
         if !canonical.starts_with(folder) {
@@ -165,10 +162,8 @@ impl Docs {
     /// Reports a reference whose pointer names nothing, or that starts a loop of bare `$ref`s.
     fn check_ref(&self, span: Span, text: &str, loc: &Loc, diags: &mut Diagnostics) {
         let Some(loc) = self.through(loc, 0) else {
-            diags.push(
-                Diagnostic::new(Code::ImportRefNowhere, span, format!("`$ref: {text}` points nowhere"))
-                    .label(format!("nothing at `{}` in that file", shown_pointer(&loc.pointer))),
-            );
+            let label = format!("nothing at `{}` in that file", shown_pointer(&loc.pointer));
+            diags.push(self.nowhere(span, format!("`$ref: {text}` points nowhere"), label));
             return;
         };
         let mut seen = BTreeSet::new();
@@ -186,6 +181,19 @@ impl Docs {
                 Some(next) => at = next,
                 None => return,
             }
+        }
+    }
+
+    /// A reference that points nowhere: the document is broken, unless the import is lenient,
+    /// which reads it as any value.
+    fn nowhere(&self, span: Span, message: String, label: String) -> Diagnostic {
+        if self.lenient {
+            Diagnostic::new(Code::ImportLowered, span, format!("{message}: read as any value (`--lenient`)"))
+                .label(label)
+        } else {
+            Diagnostic::new(Code::ImportRefNowhere, span, message)
+                .label(label)
+                .help("fix the reference; or import with `--lenient`, which reads it as any value, with a warning")
         }
     }
 
@@ -306,7 +314,10 @@ impl Docs {
 fn with_pointer(local: Diagnostics, at: &str) -> Diagnostics {
     let mut out = Diagnostics::default();
     for d in local.into_sorted() {
-        let is_ref = matches!(d.code, Code::ImportRefNowhere | Code::ImportRefOutside | Code::ImportRefCycle);
+        let is_ref = matches!(
+            d.code,
+            Code::ImportRefNowhere | Code::ImportRefOutside | Code::ImportRefCycle | Code::ImportLowered
+        );
         out.push(if is_ref { d.note(format!("the `$ref` is at {}", shown_pointer(at))) } else { d });
     }
     out

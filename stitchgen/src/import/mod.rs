@@ -27,6 +27,9 @@ pub struct ImportOptions {
     pub service: Option<String>,
     /// Put every eligible endpoint on MCP and AGENT.
     pub expose: bool,
+    /// Read a `$ref` that points nowhere as any value (`{}`), with a warning, instead of
+    /// refusing the description.
+    pub lenient: bool,
 }
 
 /// What [`import`] read, found and wrote.
@@ -165,7 +168,7 @@ impl Lowerings {
 pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::Error> {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::default();
-    let docs = Docs::load(entry, &mut sources, &mut diags)?;
+    let docs = Docs::load(entry, options.lenient, &mut sources, &mut diags)?;
     let mut summary = Summary::default();
     // Gate: nothing is converted from a description that is not whole.
     let Some(version) = docs.as_ref().and_then(|d| version(&d.docs[0].root, &mut diags)) else {

@@ -157,11 +157,13 @@ impl<'d> Schemas<'d> {
             let key = k.as_str().unwrap_or_default();
             let here = at.child(key, key);
             match key {
-                "$ref" => match v.as_str().and_then(|r| self.docs.follow(at.doc, r)) {
-                    Some(loc) => {
+                "$ref" => match v.as_str().map(|r| self.docs.follow(at.doc, r)) {
+                    Some(Some(loc)) if self.docs.node(&loc).is_some() => {
                         let name = self.type_for(loc);
                         out.insert(key.into(), J::String(format!("{TYPES_PREFIX}{name}")));
                     }
+                    // Pointing nowhere, read as any value under `--lenient` (warned when read).
+                    Some(_) => {}
                     None => lowered.warn(k.span, &here.src, "a `$ref` that is not a string, dropped".into()),
                 },
                 "properties" => {
