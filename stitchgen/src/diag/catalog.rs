@@ -198,6 +198,11 @@ catalog! {
     ImportRefOutside = "E0903", Error, "a `$ref` to the network or outside the document's folder";
     /// A loop of references that never reaches a schema.
     ImportRefCycle = "E0904", Error, "a loop of bare `$ref`s";
+    /// Something OpenAPI requires that is missing or of the wrong kind (`paths` that is not a
+    /// mapping, a parameter without `name` or `in`).
+    ImportInvalid = "E0905", Error, "a construct OpenAPI requires, missing or of the wrong kind";
+    /// A description with paths of which no operation could be imported.
+    ImportNothing = "E0906", Error, "paths of which no operation could be imported";
 
     // W0xxx: warnings.
     /// A shared type nothing refers to.

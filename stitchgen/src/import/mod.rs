@@ -9,6 +9,7 @@ mod kinds;
 mod load;
 mod ops;
 mod schemas;
+mod structure;
 mod write;
 
 use std::path::Path;
@@ -175,11 +176,19 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
         return Ok(Imported { sources, diagnostics: diags.into_sorted(), contract: None, summary });
     };
     let docs = docs.expect("checked above");
+    structure::check(&docs, &mut diags);
+    if diags.has_errors() {
+        return Ok(Imported { sources, diagnostics: diags.into_sorted(), contract: None, summary });
+    }
     let mut lowered = Lowerings::default();
     let mut types = schemas::Schemas::new(&docs, version.starts_with("3.1"), &mut lowered);
     let mut endpoints = ops::Endpoints::new(&docs, &mut types);
     endpoints.paths(&mut lowered, &mut summary);
     let endpoints = std::mem::take(&mut endpoints.out);
+    if let Some(nothing) = nothing_imported(&docs.docs[0].root, &summary) {
+        diags.push(nothing);
+        return Ok(Imported { sources, diagnostics: diags.into_sorted(), contract: None, summary });
+    }
     let types = types.finish(&mut lowered);
     summary.extensions = lowered.extensions;
     let root = &docs.docs[0].root;
@@ -227,6 +236,30 @@ fn version(root: &Node, diags: &mut Diagnostics) -> Option<String> {
         );
     }
     None
+}
+
+/// Paths of which no operation was imported: a contract without endpoints would say `ok` for
+/// an API it does not have. Says why each operation was skipped (the first few).
+fn nothing_imported(root: &Node, summary: &Summary) -> Option<Diagnostic> {
+    const SHOWN: usize = 5;
+    let (key, paths) = root.entry("paths")?;
+    let written = paths.as_map().map_or(0, <[_]>::len);
+    if summary.imported > 0 || written == 0 {
+        return None;
+    }
+    let label = format!("{written} paths, no operation imported");
+    let mut d = Diagnostic::new(Code::ImportNothing, key.span, "no operation of this description could be imported")
+        .label(label);
+    for (pointer, why) in summary.skipped.iter().take(SHOWN) {
+        d = d.note(format!("skipped {pointer}: {why}"));
+    }
+    if summary.skipped.len() > SHOWN {
+        d = d.note(format!("and {} more skipped", summary.skipped.len() - SHOWN));
+    }
+    if summary.skipped.is_empty() {
+        d = d.note("no path item holds an operation (get, put, post, delete, patch, head)");
+    }
+    Some(d)
 }
 
 /// A service name from `info.title` (else the file name), made a snake_case identifier.
