@@ -9,6 +9,7 @@
 pub mod axum;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod client;
 #[cfg(any(feature = "axum", feature = "cli"))]
 mod coerce;
 mod ctx;
@@ -19,6 +20,8 @@ mod http;
 pub mod mcp;
 mod runner;
 mod stream;
+#[cfg(feature = "client")]
+mod wire;
 
 pub use ctx::{Ctx, Identity, ViewCall};
 pub use def::{
@@ -34,7 +37,7 @@ pub use runner::{Answer, BoxFuture, Call, Dispatch, HttpAnswer, Presentation, Sc
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 5;
+pub const GENERATED_ABI: u32 = 6;
 
 /// Where a generated module's operation schemas find the service's types: each type's JSON
 /// Schema is written once in the module's types document (`$id` this URI, one `$defs` entry

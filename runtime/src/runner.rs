@@ -136,7 +136,7 @@ impl std::fmt::Debug for Service {
     }
 }
 
-fn compile(
+pub(crate) fn compile(
     schema: Option<&'static str>,
     what: &str,
     op: &OperationDef,
@@ -154,7 +154,7 @@ fn compile(
 }
 
 /// The service's types document (see [`crate::TYPES_URI`]), registered once for every schema.
-fn registry(types: &'static str) -> jsonschema::Registry<'static> {
+pub(crate) fn registry(types: &'static str) -> jsonschema::Registry<'static> {
     let doc: Value =
         serde_json::from_str(types).unwrap_or_else(|e| panic!("the generated types document is not JSON: {e}"));
     jsonschema::Registry::new()
@@ -354,7 +354,7 @@ pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Op
     (!errors.is_empty()).then_some(errors)
 }
 
-fn validate(validator: Option<&jsonschema::Validator>, value: &Value, part: &str) -> Result<(), AppError> {
+pub(crate) fn validate(validator: Option<&jsonschema::Validator>, value: &Value, part: &str) -> Result<(), AppError> {
     match validator.and_then(|v| violations(v, value)) {
         None => Ok(()),
         Some(errors) => {
@@ -372,7 +372,7 @@ fn validate(validator: Option<&jsonschema::Validator>, value: &Value, part: &str
     }
 }
 
-fn no_arguments(input: &Value) -> Result<(), AppError> {
+pub(crate) fn no_arguments(input: &Value) -> Result<(), AppError> {
     match input.as_object().and_then(|m| m.keys().next()) {
         Some(key) => Err(invalid(
             "input",

@@ -81,6 +81,13 @@ suite "http checks" -- "$venv/bin/python" "$here/http_check.py" "$base" "$work/g
   && ok "schemathesis finds no violation of the generated OpenAPI" \
   || { no "schemathesis finds no violation of the generated OpenAPI"; cat "$work/st.log"; }
 grep -E "^(Summary|.*passed|.*failed)" "$work/st.log" | tail -3 || true
+if "$bin" client --url "$base" --team core >"$work/out" 2>"$work/err" && grep -q '"name":"Ada Lovelace"' "$work/out" \
+   && grep -q '@example.com' "$work/out" && ! grep -q '"team":"kernel"' "$work/out"; then
+  ok "the typed client lists a team's full records over HTTP"
+else no "the typed client lists a team's full records over HTTP"; cat "$work/out" "$work/err"; fi
+code=0; "$bin" client --url "$base" --id nobody >"$work/out" 2>"$work/err" || code=$?
+if [ "$code" -eq 1 ] && grep -q 'NOT_FOUND' "$work/err"; then ok "the typed client reads the error envelope back"
+else no "the typed client reads the error envelope back (exit $code)"; cat "$work/err"; fi
 
 echo "-- CLI surface"
 if "$bin" call list_people --team core >"$work/out" 2>"$work/err" && grep -q '"name": "Ada Lovelace"' "$work/out" \

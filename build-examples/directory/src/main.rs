@@ -4,6 +4,7 @@
 //! directory mcp [--scope S]...          MCP over stdio: cards, never personal fields
 //! directory http --addr ADDR            HTTP (full records), /openapi.json, and MCP at /mcp
 //! directory call TOOL [--flags] [--json] the CLI surface: cards on stdout, envelope on stderr
+//! directory client --url URL [--team T | --id ID]  a running `directory http` called through the typed client
 //! ```
 
 mod people_impl;
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgAction, Command};
 use stitchgen_runtime::axum::HttpApi;
 use stitchgen_runtime::cli::ToolCli;
+use stitchgen_runtime::client::HttpClient;
 use stitchgen_runtime::mcp::McpServer;
 use stitchgen_runtime::{Ctx, Service};
 
@@ -50,6 +52,13 @@ fn command(cli: &ToolCli) -> Command {
                 ),
         )
         .subcommand(cli.command("call"))
+        .subcommand(
+            Command::new("client")
+                .about("Call a running `directory http` through the generated typed client: full records")
+                .arg(Arg::new("url").long("url").default_value("http://127.0.0.1:8080").help("The server's base URL"))
+                .arg(Arg::new("team").long("team").help("List the people of one team (default: everyone, first five)"))
+                .arg(Arg::new("id").long("id").conflicts_with("team").help("Get one person by id")),
+        )
 }
 
 fn service() -> Service {
@@ -78,6 +87,10 @@ fn main() -> ExitCode {
             let addr = m.get_one::<String>("addr").cloned().unwrap_or_default();
             runtime.block_on(http(&addr, m.get_one::<String>("admin-token").cloned()))
         }
+        Some(("client", m)) => {
+            let arg = |name| m.get_one::<String>(name).cloned();
+            runtime.block_on(client(&arg("url").unwrap_or_default(), arg("team"), arg("id")))
+        }
         _ => unreachable!("clap requires a subcommand"),
     };
     match result {
@@ -93,6 +106,23 @@ type Error = Box<dyn std::error::Error + Send + Sync>;
 
 async fn mcp(ctx: Ctx) -> Result<(), Error> {
     McpServer::new(MCP_TOOLS, [service()])?.named("directory").with_identity(ctx).serve_stdio().await
+}
+
+/// Lists people (or gets one) from a running server through the typed client: full records,
+/// one JSON line each.
+async fn client(url: &str, team: Option<String>, id: Option<String>) -> Result<(), Error> {
+    let client = people::Client::new(HttpClient::new(url).timeout(std::time::Duration::from_secs(10)));
+    if let Some(id) = id {
+        let person = client.get(&people::get::Params { id }).await?;
+        println!("{}", serde_json::to_string(&person)?);
+        return Ok(());
+    }
+    let page = client.list(&people::list::Input { team, limit: Some(5), offset: None }).await?;
+    for person in &page.people {
+        println!("{}", serde_json::to_string(person)?);
+    }
+    eprintln!("directory: {} of {} people", page.people.len(), page.total);
+    Ok(())
 }
 
 async fn http(addr: &str, admin_token: Option<String>) -> Result<(), Error> {

@@ -46,13 +46,13 @@ impl Texts {
 pub(super) struct Op<'a> {
     index: usize,
     texts: &'a Texts,
-    op: &'a Operation,
+    pub(super) op: &'a Operation,
     svc: &'a Service,
     /// Module and method name.
-    ident: Ident,
-    params: Option<TokenStream>,
-    input: Option<TokenStream>,
-    output: Option<TokenStream>,
+    pub(super) ident: Ident,
+    pub(super) params: Option<TokenStream>,
+    pub(super) input: Option<TokenStream>,
+    pub(super) output: Option<TokenStream>,
     answer: Option<TokenStream>,
     item: Option<TokenStream>,
     terminal: Option<TokenStream>,
@@ -657,6 +657,7 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
     });
     let bounds = quote!(#(#bounds)+*);
     let types = raw_literal(&present::types_document(svc).to_string());
+    let client = super::client::client(svc, ops);
     quote! {
         #(#modules)*
 
@@ -699,5 +700,7 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
         pub fn service<H: #bounds>(handler: H) -> ::stitchgen_runtime::Service {
             ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue(handler))
         }
+
+        #client
     }
 }

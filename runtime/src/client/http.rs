@@ -1,0 +1,224 @@
+//! [`HttpClient`]: a typed client's calls sent on the wire the axum adapter reads, and each answer
+//! read back, the error envelope into its registry code.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::{ClientError, MAX_KEPT_BODY, Request, Transport};
+use crate::def::OperationDef;
+use crate::error::{AppError, HttpErrorEnvelope};
+use crate::runner::BoxFuture;
+
+/// The HTTP transport of typed clients: a server's base URL, credentials and plumbing.
+/// `people::Client::new(HttpClient::new("http://127.0.0.1:8080").bearer(token))`. Cheap to clone.
+#[derive(Clone)]
+pub struct HttpClient {
+    base: Arc<str>,
+    http: reqwest::Client,
+    headers: Vec<(String, String)>,
+    query: Vec<(String, String)>,
+    timeout: Option<Duration>,
+    /// With validation on, each operation's schemas compiled once, by the address of its definition.
+    checks: Option<Arc<Mutex<CheckCache>>>,
+}
+
+/// Each operation's compiled schemas, by the address of its (static) definition.
+type CheckCache = BTreeMap<usize, Arc<Checks>>;
+
+impl std::fmt::Debug for HttpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpClient").field("base", &self.base).field("validate", &self.checks.is_some()).finish()
+    }
+}
+
+impl HttpClient {
+    /// A server at `base_url` (`http://127.0.0.1:8080`, or with a path prefix): routes are
+    /// appended to it. No timeout, no credentials, no validation.
+    pub fn new(base_url: impl AsRef<str>) -> Self {
+        HttpClient {
+            base: base_url.as_ref().trim_end_matches('/').into(),
+            http: reqwest::Client::new(),
+            headers: Vec::new(),
+            query: Vec::new(),
+            timeout: None,
+            checks: None,
+        }
+    }
+
+    /// Sends `Authorization: Bearer TOKEN` with every request.
+    #[must_use]
+    pub fn bearer(self, token: impl std::fmt::Display) -> Self {
+        self.header("Authorization", format!("Bearer {token}"))
+    }
+
+    /// Sends header `name: value` with every request (an API key header, say).
+    #[must_use]
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Adds `name=value` to the query string of every request (an API key parameter, say).
+    #[must_use]
+    pub fn query(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.query.push((name.into(), value.into()));
+        self
+    }
+
+    /// Gives up on a call after `timeout` ([`ClientError::Timeout`]).
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Validates the arguments before sending and the answer on return, against the
+    /// contract's schemas compiled as the runner compiles them (once per operation).
+    #[must_use]
+    pub fn validate(mut self, on: bool) -> Self {
+        self.checks = on.then(Default::default);
+        self
+    }
+
+    /// Sends through `http`: one's own connection pool, proxy and TLS settings.
+    #[must_use]
+    pub fn http_client(mut self, http: reqwest::Client) -> Self {
+        self.http = http;
+        self
+    }
+
+    /// The compiled schemas of `op`, when validation is on.
+    fn checks(&self, op: &'static OperationDef, types: &'static str) -> Option<Arc<Checks>> {
+        let cache = self.checks.as_ref()?;
+        let key = std::ptr::from_ref(op) as usize;
+        let mut cache = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let checks = cache.entry(key).or_insert_with(|| {
+            let types = crate::runner::registry(types);
+            let compile = |schema, what| crate::runner::compile(schema, what, op, &types);
+            Arc::new(Checks {
+                params: compile(op.params_schema, "params"),
+                input: compile(op.input_schema, "input"),
+                output: compile(op.output_schema, "output"),
+            })
+        });
+        Some(checks.clone())
+    }
+
+    async fn run(&self, request: Request) -> Result<Value, ClientError> {
+        let Request { op, types, params, input } = request;
+        let checks = self.checks(op, types);
+        if let Some(checks) = &checks {
+            check_arguments(checks, &params, &input)?;
+        }
+        let (status, body) = self.send(self.request(op, &params, &input)?).await?;
+        let value = read_answer(op, status, &body)?;
+        if let Some(errors) =
+            checks.as_ref().and_then(|c| c.output.as_ref()).and_then(|v| crate::runner::violations(v, &value))
+        {
+            let e = crate::runner::broken("the answer breaks the contract's output schema", errors);
+            return Err(ClientError::Invalid(e));
+        }
+        Ok(value)
+    }
+
+    fn request(
+        &self,
+        def: &OperationDef,
+        params: &Value,
+        input: &Value,
+    ) -> Result<reqwest::RequestBuilder, ClientError> {
+        let (method, path) = (def.method.unwrap_or("GET"), def.path.unwrap_or("/"));
+        let mut url = format!("{}{}", self.base, crate::wire::path(path, params));
+        let queried = crate::wire::queried(method);
+        let mut query: Vec<(String, String)> = self.query.clone();
+        if queried {
+            query.extend(crate::wire::query_pairs(input));
+        }
+        if !query.is_empty() {
+            let mut encoded = form_urlencoded::Serializer::new(String::new());
+            encoded.extend_pairs(query);
+            url = format!("{url}?{}", encoded.finish());
+        }
+        let method = reqwest::Method::from_bytes(method.as_bytes())
+            .map_err(|e| ClientError::Transport(format!("method `{method}`: {e}")))?;
+        let mut request = self.http.request(method, url);
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
+        }
+        if let Some(timeout) = self.timeout {
+            request = request.timeout(timeout);
+        }
+        if !queried && def.input_schema.is_some() {
+            let body = serde_json::to_vec(input).map_err(|e| ClientError::Decode(e.to_string()))?;
+            request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body);
+        }
+        Ok(request)
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> Result<(u16, Vec<u8>), ClientError> {
+        let response = request.send().await.map_err(transport)?;
+        let status = response.status().as_u16();
+        let body = response.bytes().await.map_err(transport)?;
+        Ok((status, body.to_vec()))
+    }
+}
+
+impl Transport for HttpClient {
+    fn call(&self, request: Request) -> BoxFuture<'_, Result<Value, ClientError>> {
+        Box::pin(self.run(request))
+    }
+}
+
+/// The validators of one operation.
+struct Checks {
+    params: Option<jsonschema::Validator>,
+    input: Option<jsonschema::Validator>,
+    output: Option<jsonschema::Validator>,
+}
+
+/// The arguments against the operation's schemas, as the runner judges them.
+fn check_arguments(checks: &Checks, params: &Value, input: &Value) -> Result<(), ClientError> {
+    let empty = Value::Object(Map::new());
+    let params = if params.is_null() { &empty } else { params };
+    let input = if input.is_null() { &empty } else { input };
+    crate::runner::validate(checks.params.as_ref(), params, "params").map_err(ClientError::Invalid)?;
+    match &checks.input {
+        Some(v) => crate::runner::validate(Some(v), input, "input"),
+        None => crate::runner::no_arguments(input),
+    }
+    .map_err(ClientError::Invalid)
+}
+
+/// A success answer as JSON (`null` when the operation has no output), a failure as the error
+/// it carries.
+fn read_answer(def: &OperationDef, status: u16, body: &[u8]) -> Result<Value, ClientError> {
+    if !(200..300).contains(&status) {
+        return Err(match serde_json::from_slice::<HttpErrorEnvelope>(body) {
+            Ok(envelope) => {
+                let e = envelope.error;
+                let mut error = AppError::app(e.code, e.message).with_status(status);
+                error.details = e.details.map(Box::new);
+                error.hint = e.hint;
+                ClientError::Api(error)
+            }
+            Err(_) => ClientError::Status { status, body: kept(body) },
+        });
+    }
+    if def.output_schema.is_none() || body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Null);
+    }
+    serde_json::from_slice(body).map_err(|e| ClientError::Decode(format!("{e}: {}", kept(body))))
+}
+
+/// The start of a body, as text, at a character boundary.
+fn kept(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(MAX_KEPT_BODY)]).into_owned();
+    text.trim_end_matches('\u{FFFD}').to_owned()
+}
+
+fn transport(e: reqwest::Error) -> ClientError {
+    if e.is_timeout() { ClientError::Timeout } else { ClientError::Transport(e.to_string()) }
+}
