@@ -117,6 +117,8 @@ pub struct HttpKindDef {
     pub content_type: Option<&'static str>,
     /// `rawBody: true`: the handler also gets the request body's text.
     pub raw_body: bool,
+    /// `inputContentType`: the JSON body's declared media type, when not `application/json`.
+    pub input_content_type: Option<&'static str>,
     /// A file upload.
     pub multipart: Option<MultipartDef>,
     /// `http.status` or `responseMeta.status`: the declared success status.
@@ -133,6 +135,7 @@ impl HttpKindDef {
         raw_response: false,
         content_type: None,
         raw_body: false,
+        input_content_type: None,
         multipart: None,
         status: None,
         headers: &[],

@@ -153,7 +153,8 @@ impl HttpClient {
         }
         if !queried && def.input_schema.is_some() {
             let body = serde_json::to_vec(input).map_err(|e| ClientError::Decode(e.to_string()))?;
-            request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body);
+            let media = def.http_kind.input_content_type.unwrap_or("application/json");
+            request = request.header(reqwest::header::CONTENT_TYPE, media).body(body);
         }
         Ok(request)
     }
@@ -221,4 +222,55 @@ fn kept(body: &[u8]) -> String {
 
 fn transport(e: reqwest::Error) -> ClientError {
     if e.is_timeout() { ClientError::Timeout } else { ClientError::Transport(e.to_string()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::def::HttpKindDef;
+
+    static PATCH: OperationDef = OperationDef {
+        method: Some("PATCH"),
+        path: Some("/people/:id"),
+        input_schema: Some("{}"),
+        http_kind: HttpKindDef { input_content_type: Some("application/merge-patch+json"), ..HttpKindDef::PLAIN },
+        ..OperationDef::EMPTY
+    };
+    static LIST: OperationDef =
+        OperationDef { method: Some("GET"), path: Some("/people"), input_schema: Some("{}"), ..OperationDef::EMPTY };
+
+    #[test]
+    fn a_body_goes_with_its_declared_media_type_and_the_credentials() {
+        let client = HttpClient::new("http://h/base/").query("key", "k 1").bearer("t").header("X-Api-Key", "s");
+        let r = client.request(&PATCH, &json!({"id": "a b"}), &json!({"name": "x"})).unwrap().build().unwrap();
+        assert_eq!(r.url().as_str(), "http://h/base/people/a%20b?key=k+1");
+        assert_eq!(r.headers()["content-type"], "application/merge-patch+json");
+        assert_eq!(
+            (&r.headers()["authorization"], &r.headers()["x-api-key"]),
+            (&"Bearer t".parse().unwrap(), &"s".parse().unwrap())
+        );
+        assert_eq!(r.body().and_then(reqwest::Body::as_bytes), Some(br#"{"name":"x"}"#.as_slice()));
+    }
+
+    #[test]
+    fn a_get_sends_its_input_in_the_query_and_no_body() {
+        let client = HttpClient::new("http://h");
+        let input = json!({"limit": 5, "tags": ["a", "b c"], "on": true});
+        let r = client.request(&LIST, &json!(null), &input).unwrap().build().unwrap();
+        assert_eq!(r.url().as_str(), "http://h/people?limit=5&tags=a&tags=b+c&on=true");
+        assert!(r.body().is_none() && r.headers().get("content-type").is_none());
+    }
+
+    #[test]
+    fn a_failure_reads_back_as_the_envelope_or_the_status_and_body() {
+        let envelope = br#"{"error":{"code":"NOT_FOUND","message":"no such person","details":{"id":"x"}}}"#;
+        let Err(ClientError::Api(e)) = read_answer(&LIST, 404, envelope) else { panic!("not the envelope") };
+        assert_eq!((e.code.as_str(), e.status, e.details.as_deref()), ("NOT_FOUND", 404, Some(&json!({"id": "x"}))));
+        let long = vec![b'x'; MAX_KEPT_BODY * 2];
+        let Err(ClientError::Status { status, body }) = read_answer(&LIST, 502, &long) else { panic!("not a status") };
+        assert_eq!((status, body.len()), (502, MAX_KEPT_BODY));
+        assert_eq!(read_answer(&PATCH, 204, b"").unwrap(), Value::Null);
+    }
 }

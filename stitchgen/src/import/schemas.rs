@@ -375,22 +375,6 @@ fn enum_of_type(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
     lowered.warn(node.entry("enum").map_or(node.span, |(k, _)| k.span), &format!("{}/enum", at.src), why);
 }
 
-/// Keywords that only bound values: one that a listed value breaks contradicts the list.
-const VALUE_BOUNDS: &[&str] = &[
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
-
 /// A bound that an `enum` (or `const`) value breaks is dropped: the listed values are what the
 /// authors meant (`{type: string, maxLength: 12, enum: [managed_challenge]}`), and kept, the
 /// bound would refuse them. Each bound is an assertion of its own, so each is judged alone.
@@ -401,15 +385,17 @@ fn constraints_the_values_break(out: &mut Map<String, J>, node: &Node, at: &At, 
         _ => return,
     };
     let types = crate::schema::Types::new(None);
-    for kw in VALUE_BOUNDS {
-        let Some(bound) = out.get(*kw) else { continue };
-        let alone = Node::from_json(&json!({ *kw: bound }), node.span);
+    // The keywords that only bound values (`items` shapes them): `format` and the typed ones.
+    let bounds = TYPED_KEYWORDS.iter().map(|(kw, _)| *kw).filter(|kw| *kw != "items").chain(["format"]);
+    for kw in bounds {
+        let Some(bound) = out.get(kw) else { continue };
+        let alone = Node::from_json(&json!({ kw: bound }), node.span);
         let Some(broken) = values.iter().find(|v| crate::schema::first_violation(types, &alone, v, "schema").is_some())
         else {
             continue;
         };
         let why = format!("`{kw}: {bound}` refuses the listed value {broken}: the values are kept, the bound dropped");
-        out.remove(*kw);
+        out.remove(kw);
         lowered.warn(node.entry(kw).map_or(node.span, |(k, _)| k.span), &format!("{}/{kw}", at.src), why);
     }
 }

@@ -273,6 +273,7 @@ impl<'a> Op<'a> {
             Some(s) => quote!(::core::option::Option::Some(#s)),
             None => quote!(::core::option::Option::None),
         };
+        let input_content_type = opt_str(self.op.http.as_ref().and_then(|h| h.input_content_type.as_deref()));
         let headers = self.headers().iter().map(|h| {
             let (name, required) = (&h.name, h.required);
             quote!(::stitchgen_runtime::HeaderDef { name: #name, required: #required })
@@ -312,6 +313,7 @@ impl<'a> Op<'a> {
                 raw_response: #raw_response,
                 content_type: #content_type,
                 raw_body: #raw_body,
+                input_content_type: #input_content_type,
                 multipart: #multipart,
                 status: #status,
                 headers: &[#(#headers),*],
@@ -363,7 +365,9 @@ impl<'a> Op<'a> {
         some(&mut fields, "view", op.view.as_ref().map(|v| self.view_def(v)));
         some(&mut fields, "tool_input_schema", self.tool_input_text());
         some(&mut fields, "wrap", op.wrap.map(|w| crate::schema::Wrap::key(w).to_token_stream()));
-        if op.http_kind.any() || op.http.as_ref().is_some_and(|h| h.status.is_some() || !h.headers.is_empty()) {
+        let declared =
+            |h: &crate::model::Http| h.status.is_some() || !h.headers.is_empty() || h.input_content_type.is_some();
+        if op.http_kind.any() || op.http.as_ref().is_some_and(declared) {
             let kind = self.http_kind();
             fields.push(quote!(http_kind: #kind));
         }
