@@ -257,7 +257,7 @@ fn nothing_imported(root: &Node, summary: &Summary) -> Option<Diagnostic> {
         d = d.note(format!("and {} more skipped", summary.skipped.len() - SHOWN));
     }
     if summary.skipped.is_empty() {
-        d = d.note("no path item holds an operation (get, put, post, delete, patch, head)");
+        d = d.note(format!("no path item holds an operation ({})", ops::METHODS.join(", ")));
     }
     Some(d)
 }

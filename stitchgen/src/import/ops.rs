@@ -14,9 +14,9 @@ use crate::parse::node::Node;
 use crate::source::Span;
 
 /// The methods an endpoint can have, as OpenAPI spells them.
-const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
+pub(super) const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
 /// Path item keys that are operations the DSL does not serve.
-const SKIPPED_METHODS: &[&str] = &["options", "trace", "query"];
+pub(super) const SKIPPED_METHODS: &[&str] = &["options", "trace", "query"];
 
 /// One operation being converted: where it is, and what it has become so far.
 struct Op<'a> {

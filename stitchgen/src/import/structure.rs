@@ -3,11 +3,9 @@
 //! breaks these is refused at the JSON pointer of the fault, never read half.
 
 use super::load::{Docs, Loc, Named, bare_ref, shown_pointer};
+use super::ops::{METHODS, SKIPPED_METHODS};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::parse::node::Node;
-
-/// The keys of a path item that hold operations.
-const OPERATIONS: &[&str] = &["get", "put", "post", "delete", "patch", "head", "options", "trace", "query"];
 
 /// Reports every fault of `paths` and of the parameters under it.
 pub(super) fn check(docs: &Docs, diags: &mut Diagnostics) {
@@ -23,7 +21,9 @@ pub(super) fn check(docs: &Docs, diags: &mut Diagnostics) {
         let (loc, item) = docs.deref(loc, node);
         parameters(docs, &loc, item, diags);
         for (k, op) in item.as_map().unwrap_or_default() {
-            let Some(method) = k.as_str().filter(|m| OPERATIONS.contains(m)) else { continue };
+            // Every key that holds an operation, served or skipped: a skipped one is still read.
+            let is_operation = |m: &&str| METHODS.contains(m) || SKIPPED_METHODS.contains(m);
+            let Some(method) = k.as_str().filter(is_operation) else { continue };
             let at = Loc { doc: loc.doc, pointer: format!("{}/{method}", loc.pointer) };
             let (at, op) = docs.deref(at, op);
             parameters(docs, &at, op, diags);
