@@ -106,6 +106,22 @@ impl<T, H: Default> Headed<T, H> {
 pub trait ResponseHeaders {
     /// Each header that is set, by its declared name.
     fn into_pairs(self) -> Vec<(String, String)>;
+
+    /// Reads the headers back from an answer's `pairs`, names compared without case (a typed
+    /// client calls this); a required header missing is an error that names it.
+    fn from_pairs(pairs: &[(String, String)]) -> Result<Self, String>
+    where
+        Self: Sized;
+}
+
+/// The value of header `name` among `pairs`, compared without case (generated code calls this).
+pub fn header_value(pairs: &[(String, String)], name: &str) -> Option<String> {
+    pairs.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone())
+}
+
+/// The value of required header `name` among `pairs` (generated code calls this).
+pub fn required_header(pairs: &[(String, String)], name: &str) -> Result<String, String> {
+    header_value(pairs, name).ok_or_else(|| format!("the answer lacks its required `{name}` header"))
 }
 
 /// The items of a stream endpoint; an `Err` ends the stream with an error frame.

@@ -37,7 +37,7 @@ pub use runner::{Answer, BoxFuture, Call, Dispatch, HttpAnswer, Presentation, Sc
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 6;
+pub const GENERATED_ABI: u32 = 7;
 
 /// Where a generated module's operation schemas find the service's types: each type's JSON
 /// Schema is written once in the module's types document (`$id` this URI, one `$defs` entry
@@ -62,5 +62,6 @@ pub mod __private {
     pub use serde_json;
     pub use uuid;
 
+    pub use crate::http::{header_value, required_header};
     pub use crate::runner::{answer, header_pairs, no_content, parse_args, projected, to_answer, with_headers};
 }

@@ -117,11 +117,13 @@ async fn client(url: &str, team: Option<String>, id: Option<String>) -> Result<(
         println!("{}", serde_json::to_string(&person)?);
         return Ok(());
     }
-    let page = client.list(&people::list::Input { team, limit: Some(5), offset: None }).await?;
+    let listed = client.list(&people::list::Input { team, limit: Some(5), offset: None }).await?;
+    let page = &listed.body;
     for person in &page.people {
         println!("{}", serde_json::to_string(person)?);
     }
-    eprintln!("directory: {} of {} people", page.people.len(), page.total);
+    let left = &listed.headers.x_rate_limit_remaining;
+    eprintln!("directory: {} of {} people ({left} listings left this minute)", page.people.len(), page.total);
     Ok(())
 }
 

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use super::{ClientError, MAX_KEPT_BODY, Request, Transport};
 use crate::def::OperationDef;
 use crate::error::{AppError, HttpErrorEnvelope};
-use crate::runner::BoxFuture;
+use crate::http::{HttpPayload, RawResponse, Upload};
+use crate::runner::{BoxFuture, HttpAnswer};
 
 /// The HTTP transport of typed clients: a server's base URL, credentials and plumbing.
 /// `people::Client::new(HttpClient::new("http://127.0.0.1:8080").bearer(token))`. Cheap to clone.
@@ -107,35 +108,55 @@ impl HttpClient {
         Some(checks.clone())
     }
 
-    async fn run(&self, request: Request) -> Result<Value, ClientError> {
-        let Request { op, types, params, input } = request;
-        let checks = self.checks(op, types);
+    async fn run(&self, request: Request) -> Result<HttpAnswer, ClientError> {
+        let op = request.op;
+        let checks = self.checks(op, request.types);
         if let Some(checks) = &checks {
-            check_arguments(checks, &params, &input)?;
+            check_arguments(checks, &request)?;
         }
-        let (status, body) = self.send(self.request(op, &params, &input)?).await?;
-        let value = read_answer(op, status, &body)?;
+        let response = self.request(&request)?.send().await.map_err(transport)?;
+        let status = response.status().as_u16();
+        if !(200..300).contains(&status) {
+            let body = response.bytes().await.map_err(transport)?;
+            return Err(failure(status, &body));
+        }
+        let kind = &op.http_kind;
+        if let Some(def) = &kind.stream {
+            let frames = super::frames::read(response, def);
+            return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Stream(frames)) });
+        }
+        let headers = response_headers(response.headers());
+        let body = response.bytes().await.map_err(transport)?.to_vec();
+        if kind.raw_response {
+            let content_type = crate::http::header_value(&headers, "content-type");
+            let headers = headers.into_iter().filter(|(n, _)| n != "content-type").collect();
+            let raw = RawResponse { status, content_type, headers, body };
+            return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Raw(raw)) });
+        }
+        let value = read_json(op, &body)?;
         if let Some(errors) =
             checks.as_ref().and_then(|c| c.output.as_ref()).and_then(|v| crate::runner::violations(v, &value))
         {
             let e = crate::runner::broken("the answer breaks the contract's output schema", errors);
             return Err(ClientError::Invalid(e));
         }
-        Ok(value)
+        let declared: Vec<(String, String)> = kind
+            .headers
+            .iter()
+            .filter_map(|h| crate::http::header_value(&headers, h.name).map(|v| (h.name.to_owned(), v)))
+            .collect();
+        let payload = (!kind.headers.is_empty()).then_some(HttpPayload::Headers(declared));
+        Ok(HttpAnswer { value, payload })
     }
 
-    fn request(
-        &self,
-        def: &OperationDef,
-        params: &Value,
-        input: &Value,
-    ) -> Result<reqwest::RequestBuilder, ClientError> {
+    fn request(&self, request: &Request) -> Result<reqwest::RequestBuilder, ClientError> {
+        let def = request.op;
         let (method, path) = (def.method.unwrap_or("GET"), def.path.unwrap_or("/"));
-        let mut url = format!("{}{}", self.base, crate::wire::path(path, params));
+        let mut url = format!("{}{}", self.base, crate::wire::path(path, &request.params));
         let queried = crate::wire::queried(method);
         let mut query: Vec<(String, String)> = self.query.clone();
         if queried {
-            query.extend(crate::wire::query_pairs(input));
+            query.extend(crate::wire::query_pairs(&request.input));
         }
         if !query.is_empty() {
             let mut encoded = form_urlencoded::Serializer::new(String::new());
@@ -144,31 +165,32 @@ impl HttpClient {
         }
         let method = reqwest::Method::from_bytes(method.as_bytes())
             .map_err(|e| ClientError::Transport(format!("method `{method}`: {e}")))?;
-        let mut request = self.http.request(method, url);
+        let mut builder = self.http.request(method, url);
         for (name, value) in &self.headers {
-            request = request.header(name, value);
+            builder = builder.header(name, value);
         }
         if let Some(timeout) = self.timeout {
-            request = request.timeout(timeout);
+            builder = builder.timeout(timeout);
         }
-        if !queried && def.input_schema.is_some() {
-            let body = serde_json::to_vec(input).map_err(|e| ClientError::Decode(e.to_string()))?;
-            let media = def.http_kind.input_content_type.unwrap_or("application/json");
-            request = request.header(reqwest::header::CONTENT_TYPE, media).body(body);
+        if queried {
+            return Ok(builder);
         }
-        Ok(request)
-    }
-
-    async fn send(&self, request: reqwest::RequestBuilder) -> Result<(u16, Vec<u8>), ClientError> {
-        let response = request.send().await.map_err(transport)?;
-        let status = response.status().as_u16();
-        let body = response.bytes().await.map_err(transport)?;
-        Ok((status, body.to_vec()))
+        let media = def.http_kind.input_content_type.unwrap_or("application/json");
+        Ok(if def.http_kind.multipart.is_some() {
+            builder.multipart(form(&request.input, request.upload.clone().unwrap_or_default())?)
+        } else if let Some(raw) = &request.raw_body {
+            builder.header(reqwest::header::CONTENT_TYPE, media).body(raw.0.clone())
+        } else if def.input_schema.is_some() {
+            let body = serde_json::to_vec(&request.input).map_err(|e| ClientError::Decode(e.to_string()))?;
+            builder.header(reqwest::header::CONTENT_TYPE, media).body(body)
+        } else {
+            builder
+        })
     }
 }
 
 impl Transport for HttpClient {
-    fn call(&self, request: Request) -> BoxFuture<'_, Result<Value, ClientError>> {
+    fn call(&self, request: Request) -> BoxFuture<'_, Result<HttpAnswer, ClientError>> {
         Box::pin(self.run(request))
     }
 }
@@ -180,9 +202,12 @@ struct Checks {
     output: Option<jsonschema::Validator>,
 }
 
-/// The arguments against the operation's schemas, as the runner judges them.
-fn check_arguments(checks: &Checks, params: &Value, input: &Value) -> Result<(), ClientError> {
+/// The arguments against the operation's schemas, as the runner judges them; a raw body's
+/// input is the JSON it holds.
+fn check_arguments(checks: &Checks, request: &Request) -> Result<(), ClientError> {
     let empty = Value::Object(Map::new());
+    let from_raw = request.raw_body.as_ref().map(|raw| serde_json::from_str(&raw.0).unwrap_or(Value::Null));
+    let (params, input) = (&request.params, from_raw.as_ref().unwrap_or(&request.input));
     let params = if params.is_null() { &empty } else { params };
     let input = if input.is_null() { &empty } else { input };
     crate::runner::validate(checks.params.as_ref(), params, "params").map_err(ClientError::Invalid)?;
@@ -193,25 +218,51 @@ fn check_arguments(checks: &Checks, params: &Value, input: &Value) -> Result<(),
     .map_err(ClientError::Invalid)
 }
 
-/// A success answer as JSON (`null` when the operation has no output), a failure as the error
-/// it carries.
-fn read_answer(def: &OperationDef, status: u16, body: &[u8]) -> Result<Value, ClientError> {
-    if !(200..300).contains(&status) {
-        return Err(match serde_json::from_slice::<HttpErrorEnvelope>(body) {
-            Ok(envelope) => {
-                let e = envelope.error;
-                let mut error = AppError::app(e.code, e.message).with_status(status);
-                error.details = e.details.map(Box::new);
-                error.hint = e.hint;
-                ClientError::Api(error)
-            }
-            Err(_) => ClientError::Status { status, body: kept(body) },
-        });
+/// A failure answer as the error it carries: the envelope read back into its code, or the status
+/// and the start of the body.
+fn failure(status: u16, body: &[u8]) -> ClientError {
+    match serde_json::from_slice::<HttpErrorEnvelope>(body) {
+        Ok(envelope) => {
+            let e = envelope.error;
+            let mut error = AppError::app(e.code, e.message).with_status(status);
+            error.details = e.details.map(Box::new);
+            error.hint = e.hint;
+            ClientError::Api(error)
+        }
+        Err(_) => ClientError::Status { status, body: kept(body) },
     }
+}
+
+/// A success answer as JSON: `null` when the operation has no output.
+fn read_json(def: &OperationDef, body: &[u8]) -> Result<Value, ClientError> {
     if def.output_schema.is_none() || body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Null);
     }
     serde_json::from_slice(body).map_err(|e| ClientError::Decode(format!("{e}: {}", kept(body))))
+}
+
+/// The response headers as text pairs, names in lower case as HTTP/1 and HTTP/2 compare them;
+/// a value that is not text is left out.
+fn response_headers(headers: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
+    headers.iter().filter_map(|(n, v)| Some((n.as_str().to_owned(), v.to_str().ok()?.to_owned()))).collect()
+}
+
+/// A multipart form: each input field as text, the way the adapter reads a query, then the files.
+fn form(input: &Value, upload: Upload) -> Result<reqwest::multipart::Form, ClientError> {
+    let mut form = reqwest::multipart::Form::new();
+    for (name, value) in crate::wire::query_pairs(input) {
+        form = form.text(name, value);
+    }
+    for file in upload.files {
+        let mut part = reqwest::multipart::Part::bytes(file.bytes)
+            .mime_str(&file.content_type)
+            .map_err(|e| ClientError::Decode(format!("content type `{}`: {e}", file.content_type)))?;
+        if let Some(name) = file.file_name {
+            part = part.file_name(name);
+        }
+        form = form.part(file.field, part);
+    }
+    Ok(form)
 }
 
 /// The start of a body, as text, at a character boundary.
@@ -240,11 +291,22 @@ mod tests {
     };
     static LIST: OperationDef =
         OperationDef { method: Some("GET"), path: Some("/people"), input_schema: Some("{}"), ..OperationDef::EMPTY };
+    static WEBHOOK: OperationDef = OperationDef {
+        method: Some("POST"),
+        path: Some("/hook"),
+        input_schema: Some("{}"),
+        http_kind: HttpKindDef { raw_body: true, ..HttpKindDef::PLAIN },
+        ..OperationDef::EMPTY
+    };
+
+    fn call(op: &'static OperationDef, params: Value, input: Value) -> Request {
+        Request { op, types: "{}", params, input, raw_body: None, upload: None }
+    }
 
     #[test]
     fn a_body_goes_with_its_declared_media_type_and_the_credentials() {
         let client = HttpClient::new("http://h/base/").query("key", "k 1").bearer("t").header("X-Api-Key", "s");
-        let r = client.request(&PATCH, &json!({"id": "a b"}), &json!({"name": "x"})).unwrap().build().unwrap();
+        let r = client.request(&call(&PATCH, json!({"id": "a b"}), json!({"name": "x"}))).unwrap().build().unwrap();
         assert_eq!(r.url().as_str(), "http://h/base/people/a%20b?key=k+1");
         assert_eq!(r.headers()["content-type"], "application/merge-patch+json");
         assert_eq!(
@@ -258,7 +320,7 @@ mod tests {
     fn a_get_sends_its_input_in_the_query_and_no_body() {
         let client = HttpClient::new("http://h");
         let input = json!({"limit": 5, "tags": ["a", "b c"], "on": true});
-        let r = client.request(&LIST, &json!(null), &input).unwrap().build().unwrap();
+        let r = client.request(&call(&LIST, json!(null), input)).unwrap().build().unwrap();
         assert_eq!(r.url().as_str(), "http://h/people?limit=5&tags=a&tags=b+c&on=true");
         assert!(r.body().is_none() && r.headers().get("content-type").is_none());
     }
@@ -266,11 +328,27 @@ mod tests {
     #[test]
     fn a_failure_reads_back_as_the_envelope_or_the_status_and_body() {
         let envelope = br#"{"error":{"code":"NOT_FOUND","message":"no such person","details":{"id":"x"}}}"#;
-        let Err(ClientError::Api(e)) = read_answer(&LIST, 404, envelope) else { panic!("not the envelope") };
+        let ClientError::Api(e) = failure(404, envelope) else { panic!("not the envelope") };
         assert_eq!((e.code.as_str(), e.status, e.details.as_deref()), ("NOT_FOUND", 404, Some(&json!({"id": "x"}))));
         let long = vec![b'x'; MAX_KEPT_BODY * 2];
-        let Err(ClientError::Status { status, body }) = read_answer(&LIST, 502, &long) else { panic!("not a status") };
+        let ClientError::Status { status, body } = failure(502, &long) else { panic!("not a status") };
         assert_eq!((status, body.len()), (502, MAX_KEPT_BODY));
-        assert_eq!(read_answer(&PATCH, 204, b"").unwrap(), Value::Null);
+        assert_eq!(read_json(&PATCH, b"").unwrap(), Value::Null);
+    }
+
+    #[test]
+    fn a_raw_body_goes_byte_for_byte_and_its_json_is_what_validation_reads() {
+        let raw = r#"{ "from":  "a@b.example" }"#;
+        let request =
+            Request { raw_body: Some(crate::RawBody(raw.into())), ..call(&WEBHOOK, json!(null), json!(null)) };
+        let r = HttpClient::new("http://h").request(&request).unwrap().build().unwrap();
+        assert_eq!(r.body().and_then(reqwest::Body::as_bytes), Some(raw.as_bytes()));
+        assert_eq!(r.headers()["content-type"], "application/json");
+        let strict = r#"{"type":"object","required":["subject"]}"#;
+        let types = crate::runner::registry("{}");
+        let input = crate::runner::compile(Some(strict), "input", &WEBHOOK, &types);
+        let checks = Checks { params: None, input, output: None };
+        let Err(ClientError::Invalid(e)) = check_arguments(&checks, &request) else { panic!("not refused") };
+        assert_eq!(e.code, "VALIDATION_ERROR");
     }
 }

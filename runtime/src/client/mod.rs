@@ -1,7 +1,9 @@
-//! Typed clients: a generated module's `Client<T>` has one method per JSON endpoint served on
-//! HTTP, and sends each call through a [`Transport`]. `HttpClient` (feature `client`) sends it
-//! on the wire the module's axum router reads; another transport can forward it anywhere.
+//! Typed clients: a generated module's `Client<T>` has one method per endpoint served on HTTP,
+//! and sends each call through a [`Transport`]. `HttpClient` (feature `client`) sends it on the
+//! wire the module's axum router reads; another transport can forward it anywhere.
 
+#[cfg(feature = "client")]
+mod frames;
 #[cfg(feature = "client")]
 mod http;
 
@@ -12,13 +14,15 @@ pub use http::HttpClient;
 
 use crate::def::OperationDef;
 use crate::error::AppError;
-use crate::runner::BoxFuture;
+use crate::http::{Frame, HttpPayload, ItemStream, RawBody, RawResponse, ResponseHeaders, Upload, WithMeta};
+use crate::runner::{BoxFuture, HttpAnswer};
 
 /// The most bytes of a failure body that is not the error envelope kept in [`ClientError::Status`].
 pub const MAX_KEPT_BODY: usize = 4096;
 
 /// One call a typed client makes: the operation, the module's types document its schemas refer
-/// to, and the arguments as JSON (`null` for none).
+/// to, the arguments as JSON (`null` for none), and the raw body or files when the operation
+/// takes them.
 #[derive(Clone, Debug)]
 pub struct Request {
     /// The operation, as the contract declares it.
@@ -27,15 +31,22 @@ pub struct Request {
     pub types: &'static str,
     /// The path parameters, a JSON object, or `null` when the operation has none.
     pub params: Value,
-    /// The input, a JSON object, or `null` when the operation has none.
+    /// The input, a JSON object, or `null` when the operation has none (or reads it from the
+    /// raw body).
     pub input: Value,
+    /// The exact body to send (`rawBody: true`): the server reads the input from it.
+    pub raw_body: Option<RawBody>,
+    /// The files to upload (`multipart`), sent beside the input's fields.
+    pub upload: Option<Upload>,
 }
 
-/// Carries a typed client's calls to the service and brings back the JSON answer (`null` for an
-/// operation without output).
+/// Carries a typed client's calls to the service and brings back its answer, as the runner gives
+/// it to the HTTP adapter: the JSON answer (`null` for an operation without output, a raw
+/// response or a stream) and what an HTTP-only kind answers besides (raw bytes, the documented
+/// headers, the stream's frames).
 pub trait Transport: Send + Sync {
     /// Makes `request`.
-    fn call(&self, request: Request) -> BoxFuture<'_, Result<Value, ClientError>>;
+    fn call(&self, request: Request) -> BoxFuture<'_, Result<HttpAnswer, ClientError>>;
 }
 
 /// Why a client call failed.
@@ -108,4 +119,94 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, ClientError> {
 pub fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ClientError> {
     serde_json::from_value(value)
         .map_err(|e| ClientError::Decode(format!("the answer does not read as the operation's output: {e}")))
+}
+
+/// Reads an answer without output (generated code calls this).
+pub fn unit(_: HttpAnswer) -> Result<(), ClientError> {
+    Ok(())
+}
+
+/// Reads a JSON answer as the operation's typed output (generated code calls this).
+pub fn json<T: serde::de::DeserializeOwned>(answer: HttpAnswer) -> Result<T, ClientError> {
+    from_json(answer.value)
+}
+
+/// Reads a raw response (`rawResponse: true`; generated code calls this).
+pub fn raw(answer: HttpAnswer) -> Result<RawResponse, ClientError> {
+    match answer.payload {
+        Some(HttpPayload::Raw(raw)) => Ok(raw),
+        _ => Err(ClientError::Decode("the transport brought back no raw response".into())),
+    }
+}
+
+/// Reads a JSON answer and the response headers beside it (`responseMeta`; generated code calls
+/// this).
+pub fn with_meta<T: serde::de::DeserializeOwned>(answer: HttpAnswer) -> Result<WithMeta<T>, ClientError> {
+    let headers = match answer.payload {
+        Some(HttpPayload::Headers(headers)) => headers,
+        _ => Vec::new(),
+    };
+    Ok(WithMeta { body: from_json(answer.value)?, headers })
+}
+
+/// Reads a JSON answer and its documented headers into the operation's `Headers` type (generated
+/// code calls this): a required header the answer lacks is a [`ClientError::Decode`].
+pub fn headed<T: serde::de::DeserializeOwned, H: ResponseHeaders>(
+    answer: HttpAnswer,
+) -> Result<crate::http::Headed<T, H>, ClientError> {
+    let pairs = match &answer.payload {
+        Some(HttpPayload::Headers(headers)) => headers.as_slice(),
+        _ => &[],
+    };
+    let headers = H::from_pairs(pairs).map_err(ClientError::Decode)?;
+    Ok(crate::http::Headed { body: from_json(answer.value)?, headers })
+}
+
+/// Reads a stream's frames as typed items (generated code calls this); a frame that does not
+/// read as an item ends the stream with `INTERNAL_SERVER_ERROR`.
+pub fn items<I: serde::de::DeserializeOwned + Send + 'static>(
+    answer: HttpAnswer,
+) -> Result<ItemStream<I>, ClientError> {
+    Ok(Box::pin(Typed(stream(answer)?, |frame| match frame {
+        Frame::Item(v) => typed_frame(v),
+        Frame::Terminal(_) => Err(crate::runner::broken("a stream without a terminal frame sent one", Vec::new())),
+    })))
+}
+
+/// Reads a stream's frames as typed items and its terminal frame (generated code calls this).
+pub fn frames<I, T>(answer: HttpAnswer) -> Result<ItemStream<Frame<I, T>>, ClientError>
+where
+    I: serde::de::DeserializeOwned + Send + 'static,
+    T: serde::de::DeserializeOwned + Send + 'static,
+{
+    Ok(Box::pin(Typed(stream(answer)?, |frame| match frame {
+        Frame::Item(v) => typed_frame(v).map(Frame::Item),
+        Frame::Terminal(v) => typed_frame(v).map(Frame::Terminal),
+    })))
+}
+
+fn stream(answer: HttpAnswer) -> Result<crate::http::JsonFrames, ClientError> {
+    match answer.payload {
+        Some(HttpPayload::Stream(frames)) => Ok(frames),
+        _ => Err(ClientError::Decode("the transport brought back no stream".into())),
+    }
+}
+
+fn typed_frame<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, AppError> {
+    serde_json::from_value(value)
+        .map_err(|e| crate::runner::broken(&format!("a frame does not read as the operation's: {e}"), Vec::new()))
+}
+
+/// A stream of JSON frames read as typed values, frame by frame; an error passes through.
+struct Typed<F>(crate::http::JsonFrames, F);
+
+impl<U, F: Fn(Frame<Value, Value>) -> Result<U, AppError> + Unpin> futures_core::Stream for Typed<F> {
+    type Item = Result<U, AppError>;
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        this.0.as_mut().poll_next(cx).map(|frame| frame.map(|r| r.and_then(&this.1)))
+    }
 }

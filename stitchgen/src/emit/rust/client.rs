@@ -1,6 +1,7 @@
-//! The typed client of a service: one async method per JSON endpoint served on HTTP, each call
-//! made through a transport (the runtime's `HttpClient` sends it on the axum adapter's wire).
-//! It needs no runtime feature: code that never makes a call compiles as before.
+//! The typed client of a service: one async method per contract endpoint served on HTTP, typed
+//! as its handler is, each call made through a transport (the runtime's `HttpClient` sends it on
+//! the axum adapter's wire). It needs no runtime feature: code that never makes a call compiles
+//! as before.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -20,7 +21,7 @@ pub(super) fn client(svc: &Service, ops: &[Op<'_>]) -> TokenStream {
         return TokenStream::new();
     }
     let text = format!(
-        " A typed client of the `{}` service: one method per JSON endpoint served on HTTP, each call made through `T`. `::stitchgen_runtime::client::HttpClient` (runtime feature `client`) sends it as this module's HTTP router reads it.",
+        " A typed client of the `{}` service: one method per endpoint served on HTTP, typed as its handler is, each call made through `T`. `::stitchgen_runtime::client::HttpClient` (runtime feature `client`) sends it as this module's HTTP router reads it.",
         svc.name
     );
     quote! {
@@ -44,44 +45,70 @@ pub(super) fn client(svc: &Service, ops: &[Op<'_>]) -> TokenStream {
     }
 }
 
-/// The client method of one operation: a contract endpoint on HTTP answering JSON (raw bodies,
-/// uploads, streams and `responseMeta` are not sent by the client yet). Returns the body.
+/// The client method of one contract endpoint served on HTTP: the handler's arguments (path
+/// parameters and input by reference; a raw body, which carries the input, and files by value)
+/// and the handler's success type, read back from the transport's answer.
 fn method(o: &Op<'_>) -> Option<TokenStream> {
     let (op, k) = (o.op, &o.op.http_kind);
-    let served = op.http.is_some() && op.surfaces.contains(&Surface::Http);
-    if !served
-        || k.raw_response.is_some()
-        || k.stream.is_some()
-        || k.multipart.is_some()
-        || k.raw_body
-        || k.response_meta
-    {
+    if op.http.is_none() || !op.surfaces.contains(&Surface::Http) {
         return None;
     }
     let m = &o.ident;
     let plain = m.to_string();
     let name = if OWN.contains(&plain.as_str()) { format_ident!("{}_call", plain) } else { m.clone() };
+    let none = quote!(::core::option::Option::None);
     let null = quote!(::stitchgen_runtime::__private::serde_json::Value::Null);
-    let arg = |ty: &Option<TokenStream>, name: &str, part: TokenStream| match ty {
-        Some(_) => {
-            let ident = format_ident!("{}", name);
-            (quote!(, #ident: &#m::#part), quote!(::stitchgen_runtime::client::to_json(#ident)?))
+    let json = |ident: &str, part: TokenStream| {
+        let ident = format_ident!("{}", ident);
+        (quote!(, #ident: &#m::#part), quote!(::stitchgen_runtime::client::to_json(#ident)?))
+    };
+    let (params_arg, params) =
+        if o.params.is_some() { json("params", quote!(Params)) } else { (quote!(), null.clone()) };
+    let (input_arg, input, raw_arg, raw) = match (&o.input, k.raw_body) {
+        (_, true) => {
+            (quote!(), null, quote!(, raw: ::stitchgen_runtime::RawBody), quote!(::core::option::Option::Some(raw)))
         }
-        None => (quote!(), null.clone()),
+        (Some(_), false) => {
+            let (arg, value) = json("input", quote!(Input));
+            (arg, value, quote!(), none.clone())
+        }
+        (None, false) => (quote!(), null, quote!(), none.clone()),
     };
-    let (params_arg, params) = arg(&o.params, "params", quote!(Params));
-    let (input_arg, input) = arg(&o.input, "input", quote!(Input));
-    let call = quote!(self.0.call(request).await);
-    let (ret, done) = match &o.output {
-        Some(_) => (quote!(#m::Output), quote!(::stitchgen_runtime::client::from_json(#call?))),
-        None => (quote!(()), quote!(#call.map(|_| ()))),
+    let (upload_arg, upload) = match k.multipart {
+        Some(_) => (quote!(, upload: ::stitchgen_runtime::Upload), quote!(::core::option::Option::Some(upload))),
+        None => (quote!(), none),
     };
+    let read = reader(o);
+    let ret = o.returns();
     let d = doc(&op.desc);
     Some(quote! {
         #d
-        pub async fn #name(&self #params_arg #input_arg) -> ::core::result::Result<#ret, ::stitchgen_runtime::client::ClientError> {
-            let request = ::stitchgen_runtime::client::Request { op: &#m::OPERATION, types: TYPES, params: #params, input: #input };
-            #done
+        pub async fn #name(&self #params_arg #input_arg #raw_arg #upload_arg) -> ::core::result::Result<#ret, ::stitchgen_runtime::client::ClientError> {
+            let request = ::stitchgen_runtime::client::Request {
+                op: &#m::OPERATION, types: TYPES, params: #params, input: #input, raw_body: #raw, upload: #upload,
+            };
+            ::stitchgen_runtime::client::#read(self.0.call(request).await?)
         }
     })
+}
+
+/// The runtime function that reads the answer as the handler's success type.
+fn reader(o: &Op<'_>) -> proc_macro2::Ident {
+    let k = &o.op.http_kind;
+    let name = if k.raw_response.is_some() {
+        "raw"
+    } else if k.stream.is_some() && o.terminal.is_some() {
+        "frames"
+    } else if k.stream.is_some() {
+        "items"
+    } else if k.response_meta {
+        "with_meta"
+    } else if o.headed() {
+        "headed"
+    } else if o.output.is_none() {
+        "unit"
+    } else {
+        "json"
+    };
+    format_ident!("{}", name)
 }

@@ -55,7 +55,7 @@ pub(super) struct Op<'a> {
     pub(super) output: Option<TokenStream>,
     answer: Option<TokenStream>,
     item: Option<TokenStream>,
-    terminal: Option<TokenStream>,
+    pub(super) terminal: Option<TokenStream>,
 }
 
 impl<'a> Op<'a> {
@@ -106,7 +106,7 @@ impl<'a> Op<'a> {
 
     /// Whether the handler answers its documented headers beside the body (`http.headers`), in
     /// the operation's `Headers` type.
-    fn headed(&self) -> bool {
+    pub(super) fn headed(&self) -> bool {
         !self.op.http_kind.response_meta && !self.headers().is_empty()
     }
 
@@ -136,6 +136,14 @@ impl<'a> Op<'a> {
             let name = &h.name;
             if h.required { quote!((#name, ::core::option::Option::Some(self.#f))) } else { quote!((#name, self.#f)) }
         });
+        let read = headers.iter().zip(&fields).map(|(h, f)| {
+            let name = &h.name;
+            if h.required {
+                quote!(#f: ::stitchgen_runtime::__private::required_header(pairs, #name)?,)
+            } else {
+                quote!(#f: ::stitchgen_runtime::__private::header_value(pairs, #name),)
+            }
+        });
         let default = headers.iter().all(|h| !h.required).then(|| quote!(Default,));
         let what =
             format!(" Response headers of `{}` on HTTP; the tool surfaces answer the body alone.", self.op.action);
@@ -147,12 +155,15 @@ impl<'a> Op<'a> {
                 fn into_pairs(self) -> ::std::vec::Vec<(::std::string::String, ::std::string::String)> {
                     ::stitchgen_runtime::__private::header_pairs([#(#pairs),*])
                 }
+                fn from_pairs(pairs: &[(::std::string::String, ::std::string::String)]) -> ::core::result::Result<Self, ::std::string::String> {
+                    ::core::result::Result::Ok(Headers { #(#read)* })
+                }
             }
         })
     }
 
     /// The handler's success type.
-    fn returns(&self) -> TokenStream {
+    pub(super) fn returns(&self) -> TokenStream {
         let m = &self.ident;
         let k = &self.op.http_kind;
         let out = if self.output.is_some() { quote!(#m::Output) } else { quote!(()) };
