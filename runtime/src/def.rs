@@ -73,6 +73,9 @@ pub struct OperationDef {
     pub wrap: Option<&'static str>,
     /// What an HTTP-only kind adds to the route.
     pub http_kind: HttpKindDef,
+    /// The error codes the contract declares the operation answers (`NOT_FOUND`, an
+    /// application code), in declaration order.
+    pub errors: &'static [&'static str],
 }
 
 impl OperationDef {
@@ -98,6 +101,7 @@ impl OperationDef {
         view: None,
         tool_input_schema: None,
         wrap: None,
+        errors: &[],
         http_kind: HttpKindDef::PLAIN,
     };
 

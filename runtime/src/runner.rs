@@ -453,7 +453,7 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use super::{Answer, BoxFuture, Call, Dispatch, Service};
-    use crate::{AppError, Ctx, HttpKindDef, OpKind, OperationDef};
+    use crate::{AppError, Ctx, OpKind, OperationDef};
 
     /// Two operations whose inputs are one shared type of the types document.
     const TYPES: &str = r##"{"$id": "urn:stitchgen:types", "$defs": {
@@ -465,21 +465,10 @@ mod tests {
             service: "tags",
             action,
             kind: OpKind::Contract,
-            description: "",
-            method: None,
-            path: None,
             scope: "public",
             surfaces: &[crate::Surface::Http],
-            tool_name: None,
-            annotations: None,
-            param_keys: &[],
-            params_schema: None,
             input_schema: Some(r#"{"$ref": "urn:stitchgen:types#/$defs/Tag"}"#),
-            output_schema: None,
-            view: None,
-            tool_input_schema: None,
-            wrap: None,
-            http_kind: HttpKindDef::PLAIN,
+            ..OperationDef::EMPTY
         }
     }
     static ADD: OperationDef = op("add");

@@ -110,6 +110,36 @@ impl std::fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
+/// A failed call as the error a service in front of the server answers: the server's envelope
+/// as it came; a failure status the server did not explain mapped onto the registry (404 →
+/// `NOT_FOUND`, 409 → `CONFLICT`, 429 → `RATE_LIMITED`, other 4xx → `BAD_REQUEST`, else
+/// `INTERNAL_SERVER_ERROR`) with the start of its body in `details`; a timeout as `TIMEOUT`;
+/// an answer that does not read, or no answer, as `INTERNAL_SERVER_ERROR`.
+impl From<ClientError> for AppError {
+    fn from(e: ClientError) -> Self {
+        use crate::error::ErrorCode;
+        match e {
+            ClientError::Api(e) | ClientError::Invalid(e) => e,
+            ClientError::Status { status, body } => {
+                let code = match status {
+                    404 => ErrorCode::NotFound,
+                    409 => ErrorCode::Conflict,
+                    429 => ErrorCode::RateLimited,
+                    400..=499 => ErrorCode::BadRequest,
+                    _ => ErrorCode::InternalServerError,
+                };
+                AppError::new(code, format!("the server answered HTTP {status}"))
+                    .with_details(serde_json::json!({ "status": status, "body": body }))
+            }
+            ClientError::Timeout => AppError::new(ErrorCode::Timeout, "the server did not answer in time"),
+            ClientError::Decode(why) => AppError::new(ErrorCode::InternalServerError, why),
+            ClientError::Transport(why) => {
+                AppError::new(ErrorCode::InternalServerError, format!("the server was not reached: {why}"))
+            }
+        }
+    }
+}
+
 /// Serializes typed arguments for a [`Request`] (generated code calls this).
 pub fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, ClientError> {
     serde_json::to_value(value).map_err(|e| ClientError::Decode(format!("the arguments do not serialize: {e}")))

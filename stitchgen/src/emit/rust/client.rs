@@ -14,12 +14,17 @@ use crate::parse::ast::Surface;
 /// Names the client's own methods take: an operation of the same name gets a `_call` suffix.
 const OWN: &[&str] = &["new", "transport"];
 
-/// The `Client` of `svc`, with a method per operation [`method`] can call; nothing when none can.
-pub(super) fn client(svc: &Service, ops: &[Op<'_>]) -> TokenStream {
+/// The `Client` of `svc`, with a method per operation [`method`] can call, the handler it is (each
+/// operation forwarded), and `remote`, the service in front of another server; nothing when no
+/// operation is served on HTTP. `views` bounds the type whose views and presenters a remote
+/// service runs, when the contract declares any.
+pub(super) fn client(svc: &Service, ops: &[Op<'_>], views: Option<&TokenStream>) -> TokenStream {
     let methods: Vec<TokenStream> = ops.iter().filter_map(method).collect();
     if methods.is_empty() {
         return TokenStream::new();
     }
+    let forwards = ops.iter().map(forward);
+    let remote = remote(svc, views);
     let text = format!(
         " A typed client of the `{}` service: one method per endpoint served on HTTP, typed as its handler is, each call made through `T`. `::stitchgen_runtime::client::HttpClient` (runtime feature `client`) sends it as this module's HTTP router reads it.",
         svc.name
@@ -42,6 +47,67 @@ pub(super) fn client(svc: &Service, ops: &[Op<'_>]) -> TokenStream {
 
             #(#methods)*
         }
+
+        /// The handler that forwards each call to the server behind the transport; a runtime tool,
+        /// which has no route, answers `NOT_IMPLEMENTED`.
+        impl<T: ::stitchgen_runtime::client::Transport + 'static> Handler for Client<T> {
+            #(#forwards)*
+        }
+
+        #remote
+    }
+}
+
+/// `remote(transport)`: the service whose handler is the client. With views or presenters
+/// declared, the caller names the type that has them: `remote::<MyViews, _>(transport)`.
+fn remote(svc: &Service, views: Option<&TokenStream>) -> TokenStream {
+    let text = format!(
+        " The `{}` service in front of a server that runs it elsewhere (any language), reached through `transport` (`::stitchgen_runtime::client::HttpClient`, runtime feature `client`). Every surface runs the one runner here: view defaults, validation before anything is sent, the scope gate, the answer validated on return, then the view and presenters, locally.",
+        svc.name
+    );
+    match views {
+        Some(bounds) => quote! {
+            #[doc = #text]
+            pub fn remote<V: 'static + #bounds, T: ::stitchgen_runtime::client::Transport + 'static>(transport: T) -> ::stitchgen_runtime::Service {
+                ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue::<Client<T>, V>(Client(transport), ::core::marker::PhantomData))
+            }
+        },
+        None => quote! {
+            #[doc = #text]
+            pub fn remote<T: ::stitchgen_runtime::client::Transport + 'static>(transport: T) -> ::stitchgen_runtime::Service {
+                service(Client(transport))
+            }
+        },
+    }
+}
+
+/// The handler method of one operation on the client: its client method's answer, a client
+/// error read as the error the runner answers.
+fn forward(o: &Op<'_>) -> TokenStream {
+    let m = &o.ident;
+    let ret = o.returns();
+    let args: Vec<(proc_macro2::Ident, TokenStream)> = o.args();
+    let Some(name) = method_name(o) else {
+        let text = format!("`{}` is not served on HTTP: a remote service cannot forward it", o.op.action);
+        let ignored = args.iter().map(|(_, t)| quote!(_: #t));
+        return quote! {
+            async fn #m(&self, _: &::stitchgen_runtime::Ctx #(, #ignored)*) -> ::stitchgen_runtime::Reply<#ret> {
+                ::core::result::Result::Err(::stitchgen_runtime::AppError::new(::stitchgen_runtime::ErrorCode::NotImplemented, #text))
+            }
+        };
+    };
+    let raw = o.op.http_kind.raw_body;
+    let passed = args.iter().filter_map(|(n, _)| match n.to_string().as_str() {
+        "params" => Some(quote!(&#n)),
+        "input" if raw => None,
+        "input" => Some(quote!(&#n)),
+        _ => Some(quote!(#n)),
+    });
+    let decls = args.iter().map(|(n, t)| if raw && n == "input" { quote!(_: #t) } else { quote!(#n: #t) });
+    quote! {
+        async fn #m(&self, _: &::stitchgen_runtime::Ctx #(, #decls)*) -> ::stitchgen_runtime::Reply<#ret> {
+            Client::#name(self #(, #passed)*).await.map_err(::core::convert::Into::into)
+        }
     }
 }
 
@@ -50,12 +116,8 @@ pub(super) fn client(svc: &Service, ops: &[Op<'_>]) -> TokenStream {
 /// and the handler's success type, read back from the transport's answer.
 fn method(o: &Op<'_>) -> Option<TokenStream> {
     let (op, k) = (o.op, &o.op.http_kind);
-    if op.http.is_none() || !op.surfaces.contains(&Surface::Http) {
-        return None;
-    }
+    let name = method_name(o)?;
     let m = &o.ident;
-    let plain = m.to_string();
-    let name = if OWN.contains(&plain.as_str()) { format_ident!("{}_call", plain) } else { m.clone() };
     let none = quote!(::core::option::Option::None);
     let null = quote!(::stitchgen_runtime::__private::serde_json::Value::Null);
     let json = |ident: &str, part: TokenStream| {
@@ -90,6 +152,15 @@ fn method(o: &Op<'_>) -> Option<TokenStream> {
             ::stitchgen_runtime::client::#read(self.0.call(request).await?)
         }
     })
+}
+
+/// The client method's name of an operation served on HTTP.
+fn method_name(o: &Op<'_>) -> Option<proc_macro2::Ident> {
+    if o.op.http.is_none() || !o.op.surfaces.contains(&Surface::Http) {
+        return None;
+    }
+    let plain = o.ident.to_string();
+    Some(if OWN.contains(&plain.as_str()) { format_ident!("{}_call", plain) } else { o.ident.clone() })
 }
 
 /// The runtime function that reads the answer as the handler's success type.

@@ -183,7 +183,7 @@ impl<'a> Op<'a> {
     }
 
     /// `(name: Type, …)` after `&self, ctx`.
-    fn args(&self) -> Vec<(Ident, TokenStream)> {
+    pub(super) fn args(&self) -> Vec<(Ident, TokenStream)> {
         let m = &self.ident;
         let mut a = Vec::new();
         if self.params.is_some() {
@@ -370,6 +370,10 @@ impl<'a> Op<'a> {
         if !param_keys.is_empty() {
             fields.push(quote!(param_keys: &[#(#param_keys),*]));
         }
+        if !op.errors.is_empty() {
+            let errors = &op.errors;
+            fields.push(quote!(errors: &[#(#errors),*]));
+        }
         some(&mut fields, "params_schema", self.schema_text(op.params.as_ref()));
         some(&mut fields, "input_schema", self.schema_text(op.input.as_ref()));
         some(&mut fields, "output_schema", self.schema_text(op.output.as_ref()));
@@ -517,11 +521,11 @@ impl<'a> Op<'a> {
                 ),
             )
         } else if self.projects() {
-            (true, quote!(#private::projected(out, view_input, <H as Views>::#m)))
+            (true, quote!(#private::projected(out, view_input, <V as Views>::#m)))
         } else if !self.presenters().is_empty() {
             let arms = self.presenters().iter().map(|p| {
                 let (name, surface) = self.presenter(*p);
-                quote!(#surface => ::core::option::Option::Some(<H as Presenters>::#name(&out)),)
+                quote!(#surface => ::core::option::Option::Some(<V as Presenters>::#name(&out)),)
             });
             (
                 true,
@@ -649,7 +653,9 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
     });
     let name = &svc.name;
     let handler_doc = format!(" The `{name}` service's handlers: one async method per endpoint and runtime tool.");
-    let mut bounds = vec![quote!(Handler)];
+    // `Glue<H, V>`: the handler `H`, and the views and presenters of `V` (the handler itself, or
+    // the caller's own in front of a remote service).
+    let mut bounds = Vec::new();
     let views = (!view_methods.is_empty()).then(|| {
         bounds.push(quote!(Views));
         let text = format!(" Tool views of the `{name}` service with `project: true`: pure, synchronous projections (no `self`, no context).");
@@ -670,16 +676,22 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
             }
         }
     });
-    let bounds = quote!(#(#bounds)+*);
+    let view_bounds = (!bounds.is_empty()).then(|| quote!(#(#bounds)+*));
+    let glue_bounds = quote!(H: Handler, V: 'static #(+ #bounds)*);
+    let service_bounds = match &view_bounds {
+        Some(b) => quote!(H: Handler + #b),
+        None => quote!(H: Handler),
+    };
     let types = raw_literal(&present::types_document(svc).to_string());
-    let client = super::client::client(svc, ops);
+    let client = super::client::client(svc, ops, view_bounds.as_ref());
     quote! {
         #(#modules)*
 
         #constants
 
-        /// Every type's JSON Schema, once: what the operations' schemas refer to.
-        const TYPES: &str = #types;
+        /// Every type's JSON Schema, once: what the operations' schemas refer to (as
+        /// `urn:stitchgen:types`).
+        pub const TYPES: &str = #types;
 
         #[doc = #handler_doc]
         pub trait Handler: ::core::marker::Send + ::core::marker::Sync + 'static {
@@ -692,9 +704,9 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
         /// Every operation of the service, in declaration order.
         pub static CATALOG: &[&::stitchgen_runtime::OperationDef] = &[#(#catalog),*];
 
-        struct Glue<H>(H);
+        struct Glue<H, V>(H, ::core::marker::PhantomData<fn() -> V>);
 
-        impl<H: #bounds> ::stitchgen_runtime::Dispatch for Glue<H> {
+        impl<#glue_bounds> ::stitchgen_runtime::Dispatch for Glue<H, V> {
             fn call<'a>(
                 &'a self,
                 op: usize,
@@ -712,8 +724,8 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
         }
 
         /// Turns a handler into the runtime's service, which every adapter mounts.
-        pub fn service<H: #bounds>(handler: H) -> ::stitchgen_runtime::Service {
-            ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue(handler))
+        pub fn service<#service_bounds>(handler: H) -> ::stitchgen_runtime::Service {
+            ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue::<H, H>(handler, ::core::marker::PhantomData))
         }
 
         #client

@@ -1,0 +1,426 @@
+//! Every valid fixture's typed client against its own axum router on a loopback port: every
+//! operation served on HTTP called through the generated client (as the handler of the
+//! fixture's `remote` service, so the one runner parses and checks both ends), the server a
+//! handler that answers a valid value of each schema and records what it received. Success
+//! answers, headers, raw bodies, uploads and stream frames come back equal; each declared error
+//! comes back as its code; an invalid input is refused before sending with validation on and by
+//! the server with it off.
+
+// The helpdesk's and directory's handlers are here for their views and presenters only.
+#[allow(dead_code)]
+mod desk;
+#[allow(dead_code)]
+mod directory;
+mod sample;
+
+use std::sync::{Arc, Mutex};
+
+use futures_util::StreamExt;
+use sample::Sampler;
+use serde_json::{Map, Value, json};
+use stitchgen_generated_tests as fixtures;
+use stitchgen_runtime::client::{ClientError, HttpClient, Request, Transport};
+use stitchgen_runtime::{
+    Answer, AppError, BoxFuture, Call, Ctx, Dispatch, Frame, HttpPayload, OperationDef, RawBody, RawResponse, Service,
+    Surface, Upload, UploadedFile,
+};
+
+/// One fixture: its module's types document and catalog, and its remote service over a transport.
+struct Case {
+    module: &'static str,
+    types: &'static str,
+    catalog: &'static [&'static OperationDef],
+    remote: fn(HttpClient) -> Service,
+}
+
+/// The cases of modules `$m`, each with the type that has its views and presenters, if any.
+macro_rules! cases {
+    ($($m:ident $(: $v:ty)?),* $(,)?) => {
+        vec![$(Case {
+            module: stringify!($m),
+            types: fixtures::$m::TYPES,
+            catalog: fixtures::$m::CATALOG,
+            remote: |t| fixtures::$m::remote::<$($v,)? HttpClient>(t),
+        }),*]
+    };
+}
+
+fn every_fixture() -> Vec<Case> {
+    cases!(
+        answers,
+        bot_status,
+        bounds,
+        r#box,
+        default_beside_union,
+        default_in_context,
+        default_null,
+        enum_beside_all_of,
+        enum_plus_one,
+        examples,
+        fields_same_case,
+        generated_input,
+        hostile,
+        inline_named,
+        nullable_enum,
+        nullable_shared_type,
+        numeric_formats,
+        one_of_all_of,
+        one_of_enum,
+        one_of_mixed,
+        one_of_overlap,
+        orders,
+        people: directory::Directory,
+        projects,
+        ref_with_sibling,
+        required_across,
+        same_module,
+        same_module_2,
+        same_rust_name,
+        sampling,
+        scalar_union,
+        shapes,
+        tickets: desk::Desk,
+        title_names_type,
+        types_same_rust_name,
+    )
+}
+
+/// What the sample handler answers for an operation, computed the same way on both ends.
+#[derive(Clone, Debug, PartialEq)]
+struct Expected {
+    value: Value,
+    raw: Option<Vec<u8>>,
+    headers: Vec<(String, String)>,
+    frames: Vec<(&'static str, Value)>,
+}
+
+fn expected(s: &Sampler, def: &OperationDef) -> Expected {
+    let sample = |schema: Option<&str>| schema.map_or(Value::Null, |t| s.valid(t).expect("a valid sample answer"));
+    let k = &def.http_kind;
+    let mut e = Expected { value: Value::Null, raw: None, headers: Vec::new(), frames: Vec::new() };
+    if k.raw_response {
+        e.raw = Some(b"raw sample \x00\xff".to_vec());
+    } else if let Some(stream) = &k.stream {
+        let item = sample(Some(stream.item_schema));
+        e.frames = vec![("item", item.clone()), ("item", item)];
+        if stream.terminal {
+            e.frames.push(("terminal", sample(stream.terminal_schema)));
+        }
+    } else {
+        e.value = sample(def.output_schema);
+        e.headers = k.headers.iter().map(|h| (h.name.to_owned(), format!("{} value", h.name))).collect();
+    }
+    e
+}
+
+/// What the sample handler received.
+#[derive(Clone, Debug, Default)]
+struct Seen {
+    calls: usize,
+    params: Value,
+    input: Value,
+    raw: Option<String>,
+    upload: Option<Upload>,
+}
+
+/// A handler for any module: answers [`expected`], or the error code set in `fail`.
+struct SampleHandler {
+    sampler: Sampler,
+    catalog: &'static [&'static OperationDef],
+    seen: Arc<Mutex<Seen>>,
+    fail: Arc<Mutex<Option<String>>>,
+}
+
+impl Dispatch for SampleHandler {
+    fn call<'a>(&'a self, op: usize, _: &'a Ctx, call: Call) -> BoxFuture<'a, Result<Answer, AppError>> {
+        let def = self.catalog[op];
+        {
+            let mut seen = self.seen.lock().unwrap();
+            *seen = Seen {
+                calls: seen.calls + 1,
+                params: call.params,
+                input: call.input,
+                raw: call.raw_body.map(|r| r.0),
+                upload: call.upload,
+            };
+        }
+        let fail = self.fail.lock().unwrap().clone();
+        let e = expected(&self.sampler, def);
+        Box::pin(async move {
+            if let Some(code) = fail {
+                return Err(AppError::app(code, "the declared error"));
+            }
+            let answer = Answer::new(e.value);
+            Ok(if let Some(body) = e.raw {
+                let raw = RawResponse { headers: vec![("x-sample".into(), "yes".into())], ..RawResponse::ok(body) };
+                answer.with_payload(HttpPayload::Raw(raw))
+            } else if !e.frames.is_empty() {
+                let frames = e
+                    .frames
+                    .into_iter()
+                    .map(|(kind, v)| Ok(if kind == "item" { Frame::Item(v) } else { Frame::Terminal(v) }));
+                answer
+                    .with_payload(HttpPayload::Stream(Box::pin(futures_util::stream::iter(frames.collect::<Vec<_>>()))))
+            } else if !e.headers.is_empty() {
+                answer.with_payload(HttpPayload::Headers(e.headers))
+            } else {
+                answer
+            })
+        })
+    }
+}
+
+/// Every scope the catalog names: the tester may call everything.
+fn tester(catalog: &[&OperationDef]) -> Ctx {
+    let scopes: Vec<&str> = catalog.iter().map(|d| d.scope).filter(|s| !s.is_empty()).collect();
+    Ctx::with_identity("tester", scopes)
+}
+
+/// A running server of `case` on a loopback port, and what its handler saw.
+struct Server {
+    base: String,
+    seen: Arc<Mutex<Seen>>,
+    fail: Arc<Mutex<Option<String>>>,
+}
+
+async fn serve(case: &Case) -> Server {
+    let (seen, fail) = (Arc::default(), Arc::default());
+    let handler = SampleHandler {
+        sampler: Sampler::new(case.types),
+        catalog: case.catalog,
+        seen: Arc::clone(&seen),
+        fail: Arc::clone(&fail),
+    };
+    let ctx = tester(case.catalog);
+    let service = Service::new(case.types, case.catalog, handler);
+    let router = stitchgen_runtime::axum::HttpApi::new(service).identify(move |_| ctx.clone()).router();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    Server { base, seen, fail }
+}
+
+/// One file per declared file field, of a content type it accepts.
+fn upload(def: &OperationDef) -> Option<Upload> {
+    let multipart = def.http_kind.multipart.as_ref()?;
+    let files = multipart.files.iter().map(|f| UploadedFile {
+        field: f.name.to_owned(),
+        file_name: Some(format!("{}.bin", f.name)),
+        content_type: f.content_types.first().map_or("application/octet-stream".into(), |t| t.replace('*', "png")),
+        bytes: vec![0, 1, 2, 255],
+    });
+    Some(Upload { files: files.collect() })
+}
+
+fn object(v: &Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+/// The arguments of a success call: a valid sample of each schema.
+struct Args {
+    params: Value,
+    input: Value,
+    call: Call,
+}
+
+fn args(s: &Sampler, def: &OperationDef) -> Result<Args, String> {
+    let sample = |schema: Option<&str>, what: &str| match schema {
+        Some(t) => s.valid(t).ok_or_else(|| format!("no valid {what} of {}", def.action)),
+        None => Ok(json!({})),
+    };
+    let (params, input) = (sample(def.params_schema, "params")?, sample(def.input_schema, "input")?);
+    let raw = def.http_kind.raw_body.then(|| RawBody(format!("{}  ", input)));
+    Ok(Args { params, input, call: Call { raw_body: raw, upload: upload(def), ..Call::default() } })
+}
+
+/// Frames of an answer's stream, as (kind, value).
+async fn frames(payload: Option<HttpPayload>) -> Vec<(&'static str, Value)> {
+    let Some(HttpPayload::Stream(frames)) = payload else { return Vec::new() };
+    let frames: Vec<_> = frames.collect().await;
+    frames
+        .into_iter()
+        .map(|f| match f.expect("a frame, not an error") {
+            Frame::Item(v) => ("item", v),
+            Frame::Terminal(v) => ("terminal", v),
+        })
+        .collect()
+}
+
+/// Calls `def` through the remote service and checks the answer and what the server received.
+async fn round_trip(case: &Case, server: &Server, op: usize, def: &OperationDef, s: &Sampler) -> Result<(), String> {
+    let a = args(s, def)?;
+    let remote = (case.remote)(HttpClient::new(&server.base).validate(true));
+    let ctx = tester(case.catalog);
+    let call = Call { raw_body: a.call.raw_body.clone(), upload: a.call.upload.clone(), ..Call::default() };
+    let answer = remote
+        .call_http(op, object(&a.params), object(&a.input), call, &ctx)
+        .await
+        .map_err(|e| format!("{}: {e} {:?}", def.action, e.details))?;
+    let want = expected(s, def);
+    let mut got = Expected { value: answer.value, raw: None, headers: Vec::new(), frames: Vec::new() };
+    match answer.payload {
+        Some(HttpPayload::Raw(raw)) => {
+            got.raw = Some(raw.body);
+            if !raw.headers.contains(&("x-sample".into(), "yes".into())) {
+                return Err(format!("{}: the raw answer's headers are lost: {:?}", def.action, raw.headers));
+            }
+        }
+        Some(HttpPayload::Headers(h)) => got.headers = h,
+        payload @ Some(HttpPayload::Stream(_)) => got.frames = frames(payload).await,
+        None => {}
+    }
+    let want = match (def.method, want.raw) {
+        (Some("HEAD"), Some(_)) => Expected { raw: Some(Vec::new()), ..want },
+        (_, raw) => Expected { raw, ..want },
+    };
+    if norm_all(got.clone()) != norm_all(want.clone()) {
+        return Err(format!("{}: answered {got:?}, the handler {want:?}", def.action));
+    }
+    let seen = server.seen.lock().unwrap().clone();
+    let sent_input = if def.input_schema.is_some() { a.input.clone() } else { json!({}) };
+    let received = (seen.params, seen.input, seen.raw, seen.upload);
+    let sent = (a.params, sent_input, a.call.raw_body.map(|r| r.0), a.call.upload);
+    if received != sent {
+        return Err(format!("{}: the server received {received:?}, the client sent {sent:?}", def.action));
+    }
+    Ok(())
+}
+
+/// Numbers as what they are worth: a typed `f64` answers `3.0` where the handler wrote `3`.
+fn norm(v: Value) -> Value {
+    match v {
+        Value::Number(n) => json!(n.as_f64()),
+        Value::Array(items) => Value::Array(items.into_iter().map(norm).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, norm(v))).collect()),
+        other => other,
+    }
+}
+
+fn norm_all(e: Expected) -> Expected {
+    Expected { value: norm(e.value), frames: e.frames.into_iter().map(|(k, v)| (k, norm(v))).collect(), ..e }
+}
+
+/// Each declared error answered by the server comes back with its code.
+async fn errors(case: &Case, server: &Server, op: usize, def: &OperationDef, s: &Sampler) -> Result<usize, String> {
+    let a = args(s, def)?;
+    let remote = (case.remote)(HttpClient::new(&server.base));
+    for code in def.errors {
+        *server.fail.lock().unwrap() = Some((*code).to_owned());
+        let call = Call { raw_body: a.call.raw_body.clone(), upload: a.call.upload.clone(), ..Call::default() };
+        let got = remote.call_http(op, object(&a.params), object(&a.input), call, &tester(case.catalog)).await;
+        *server.fail.lock().unwrap() = None;
+        match got {
+            Err(e) if e.code == *code => {}
+            other => return Err(format!("{}: declared {code}, came back {:?}", def.action, other.map(|a| a.value))),
+        }
+    }
+    Ok(def.errors.len())
+}
+
+/// Inputs that break the input schema and survive the wire: a required property left out, an
+/// unknown one where none is allowed, a value of the wrong type where the type is not text.
+fn invalid_inputs(s: &Sampler, def: &OperationDef, valid: &Value) -> Vec<Value> {
+    let Some(schema) = def.input_schema.map(|t| serde_json::from_str::<Value>(t).unwrap()) else { return Vec::new() };
+    let validator = s.validator(&schema);
+    let mut out = Vec::new();
+    for name in schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        let mut v = valid.clone();
+        v.as_object_mut().unwrap().remove(name);
+        out.push(v);
+    }
+    let mut extra = valid.clone();
+    extra.as_object_mut().unwrap().insert("surely_not_declared".into(), json!(1));
+    out.push(extra);
+    for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+        if property["type"].as_str().is_some_and(|t| t != "string") {
+            let mut v = valid.clone();
+            v.as_object_mut().unwrap().insert(name.clone(), json!("\u{1}not this"));
+            out.push(v);
+        }
+    }
+    out.retain(|v| !validator.is_valid(v));
+    out
+}
+
+/// An invalid input is refused before sending with validation on, and by the server with it off.
+async fn refused(server: &Server, def: &'static OperationDef, case: &Case, s: &Sampler) -> Result<bool, String> {
+    let a = args(s, def)?;
+    let Some(input) = invalid_inputs(s, def, &a.input).into_iter().next() else { return Ok(false) };
+    let request = |validate: bool| {
+        let raw = def.http_kind.raw_body.then(|| RawBody(input.to_string()));
+        let request = Request {
+            op: def,
+            types: case.types,
+            params: a.params.clone(),
+            input: input.clone(),
+            raw_body: raw,
+            upload: a.call.upload.clone(),
+        };
+        (HttpClient::new(&server.base).validate(validate), request)
+    };
+    let before = server.seen.lock().unwrap().calls;
+    let (client, req) = request(true);
+    match client.call(req).await {
+        Err(ClientError::Invalid(e)) if e.code == "VALIDATION_ERROR" => {}
+        other => return Err(format!("{}: {input} was not refused before sending: {:?}", def.action, other.err())),
+    }
+    let (client, req) = request(false);
+    match client.call(req).await {
+        Err(ClientError::Api(e)) if e.code == "VALIDATION_ERROR" => {}
+        other => return Err(format!("{}: the server did not refuse {input}: {:?}", def.action, other.err())),
+    }
+    if server.seen.lock().unwrap().calls != before {
+        return Err(format!("{}: an invalid input reached the handler", def.action));
+    }
+    Ok(true)
+}
+
+#[tokio::test]
+async fn every_fixture_round_trips_through_its_typed_client() {
+    let (mut calls, mut errors_checked, mut invalid, mut failures) = (0, 0, 0, Vec::new());
+    let (mut served, mut declared) = (0, 0);
+    for case in every_fixture() {
+        let server = serve(&case).await;
+        let s = Sampler::new(case.types);
+        for (op, def) in case.catalog.iter().enumerate() {
+            if def.method.is_none() || !def.surfaces.contains(&Surface::Http) {
+                continue;
+            }
+            served += 1;
+            declared += def.errors.len();
+            let checks = async {
+                round_trip(&case, &server, op, def, &s).await?;
+                let n = errors(&case, &server, op, def, &s).await?;
+                Ok::<_, String>((n, refused(&server, def, &case, &s).await?))
+            };
+            match checks.await {
+                Ok((n, was_refused)) => {
+                    calls += 1;
+                    errors_checked += n;
+                    invalid += usize::from(was_refused);
+                }
+                Err(why) => failures.push(format!("{}: {why}", case.module)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} operations failed:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("{calls} operations round-tripped, {errors_checked} declared errors, {invalid} invalid inputs refused");
+    assert_eq!((calls, errors_checked), (served, declared), "every operation served on HTTP, every declared error");
+    assert!(
+        served >= 68 && declared >= 15 && invalid >= 22,
+        "{served} operations, {declared} errors, {invalid} refusals"
+    );
+}
+
+/// The cases above are every module of `fixtures/valid` the generated crate compiles.
+#[test]
+fn every_valid_fixture_is_a_case() {
+    let lib = include_str!("../src/lib.rs");
+    let top = lib.split("pub mod random").next().unwrap();
+    let modules: Vec<&str> = top
+        .lines()
+        .filter_map(|l| l.strip_prefix("stitchgen_runtime::include_contract!(\"")?.strip_suffix("\");"))
+        .collect();
+    let cases: Vec<String> = every_fixture().iter().map(|c| c.module.trim_start_matches("r#").to_owned()).collect();
+    assert_eq!(modules, cases);
+}
