@@ -117,8 +117,9 @@ impl HttpClient {
         let response = self.request(&request)?.send().await.map_err(transport)?;
         let status = response.status().as_u16();
         if !(200..300).contains(&status) {
+            let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
             let body = response.bytes().await.map_err(transport)?;
-            return Err(failure(status, &body));
+            return Err(failure(status, &body, retry_after));
         }
         let kind = &op.http_kind;
         if let Some(def) = &kind.stream {
@@ -220,7 +221,7 @@ fn check_arguments(checks: &Checks, request: &Request) -> Result<(), ClientError
 
 /// A failure answer as the error it carries: the envelope read back into its code, or the status
 /// and the start of the body.
-fn failure(status: u16, body: &[u8]) -> ClientError {
+fn failure(status: u16, body: &[u8], retry_after: Option<String>) -> ClientError {
     match serde_json::from_slice::<HttpErrorEnvelope>(body) {
         Ok(envelope) => {
             let e = envelope.error;
@@ -229,7 +230,7 @@ fn failure(status: u16, body: &[u8]) -> ClientError {
             error.hint = e.hint;
             ClientError::Api(error)
         }
-        Err(_) => ClientError::Status { status, body: kept(body) },
+        Err(_) => ClientError::Status { status, body: kept(body), retry_after },
     }
 }
 
@@ -328,10 +329,10 @@ mod tests {
     #[test]
     fn a_failure_reads_back_as_the_envelope_or_the_status_and_body() {
         let envelope = br#"{"error":{"code":"NOT_FOUND","message":"no such person","details":{"id":"x"}}}"#;
-        let ClientError::Api(e) = failure(404, envelope) else { panic!("not the envelope") };
+        let ClientError::Api(e) = failure(404, envelope, None) else { panic!("not the envelope") };
         assert_eq!((e.code.as_str(), e.status, e.details.as_deref()), ("NOT_FOUND", 404, Some(&json!({"id": "x"}))));
         let long = vec![b'x'; MAX_KEPT_BODY * 2];
-        let ClientError::Status { status, body } = failure(502, &long) else { panic!("not a status") };
+        let ClientError::Status { status, body, .. } = failure(502, &long, None) else { panic!("not a status") };
         assert_eq!((status, body.len()), (502, MAX_KEPT_BODY));
         assert_eq!(read_json(&PATCH, b"").unwrap(), Value::Null);
     }

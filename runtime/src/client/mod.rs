@@ -66,6 +66,8 @@ pub enum ClientError {
         status: u16,
         /// The start of the body, as text.
         body: String,
+        /// The `Retry-After` header, when the server sent one (a 429 or 503, say).
+        retry_after: Option<String>,
     },
     /// Arguments that do not serialize, or a success answer that does not read as the
     /// operation's output.
@@ -100,7 +102,7 @@ impl std::fmt::Display for ClientError {
         match self {
             ClientError::Api(e) => write!(f, "{e} (HTTP {})", e.status),
             ClientError::Invalid(e) => write!(f, "{e}"),
-            ClientError::Status { status, body } => write!(f, "HTTP {status}: {body}"),
+            ClientError::Status { status, body, .. } => write!(f, "HTTP {status}: {body}"),
             ClientError::Decode(why) => write!(f, "{why}"),
             ClientError::Timeout => write!(f, "no answer within the timeout"),
             ClientError::Transport(why) => write!(f, "the request failed: {why}"),
@@ -113,14 +115,15 @@ impl std::error::Error for ClientError {}
 /// A failed call as the error a service in front of the server answers: the server's envelope
 /// as it came; a failure status the server did not explain mapped onto the registry (404 →
 /// `NOT_FOUND`, 409 → `CONFLICT`, 429 → `RATE_LIMITED`, other 4xx → `BAD_REQUEST`, else
-/// `INTERNAL_SERVER_ERROR`) with the start of its body in `details`; a timeout as `TIMEOUT`;
+/// `INTERNAL_SERVER_ERROR`) with the status, the start of its body and its `Retry-After` in
+/// `details` (`status`, `body`, `retryAfter`); a timeout as `TIMEOUT`;
 /// an answer that does not read, or no answer, as `INTERNAL_SERVER_ERROR`.
 impl From<ClientError> for AppError {
     fn from(e: ClientError) -> Self {
         use crate::error::ErrorCode;
         match e {
             ClientError::Api(e) | ClientError::Invalid(e) => e,
-            ClientError::Status { status, body } => {
+            ClientError::Status { status, body, retry_after } => {
                 let code = match status {
                     404 => ErrorCode::NotFound,
                     409 => ErrorCode::Conflict,
@@ -128,8 +131,11 @@ impl From<ClientError> for AppError {
                     400..=499 => ErrorCode::BadRequest,
                     _ => ErrorCode::InternalServerError,
                 };
-                AppError::new(code, format!("the server answered HTTP {status}"))
-                    .with_details(serde_json::json!({ "status": status, "body": body }))
+                let mut details = serde_json::json!({ "status": status, "body": body });
+                if let Some(after) = retry_after {
+                    details["retryAfter"] = Value::String(after);
+                }
+                AppError::new(code, format!("the server answered HTTP {status}")).with_details(details)
             }
             ClientError::Timeout => AppError::new(ErrorCode::Timeout, "the server did not answer in time"),
             ClientError::Decode(why) => AppError::new(ErrorCode::InternalServerError, why),
