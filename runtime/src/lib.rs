@@ -18,6 +18,8 @@ mod error;
 mod http;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "client")]
+pub mod remote;
 mod runner;
 mod stream;
 #[cfg(feature = "client")]

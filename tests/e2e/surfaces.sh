@@ -33,7 +33,7 @@ cargo test --workspace --locked --no-run -q
 bin="${CARGO_TARGET_DIR:-$root/target}/debug/directory"
 work=$(mktemp -d)
 server=
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; [ -n "${origin:-}" ] && kill "$origin" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 "${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen" generate build-examples/directory/contracts/people.stitch.yaml --out "$work/gen" >/dev/null
 
@@ -83,6 +83,16 @@ else no "the typed client lists a team's full records over HTTP"; cat "$work/out
 code=0; "$bin" client --url "$base" --id nobody >"$work/out" 2>"$work/err" || code=$?
 if [ "$code" -eq 1 ] && grep -q 'NOT_FOUND' "$work/err"; then ok "the typed client reads the error envelope back"
 else no "the typed client reads the error envelope back (exit $code)"; cat "$work/err"; fi
+
+# The remote service in front of an origin of its own (the checks create a person there): the
+# same cards and errors as in process, through the official MCP Python SDK.
+"$bin" http --addr 127.0.0.1:0 2>"$work/origin.err" &
+origin=$!
+for _ in $(seq 100); do grep -q 'listening on' "$work/origin.err" && break; sleep 0.1; done
+origin_base=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/origin.err")
+suite "mcp python sdk, remote: the same cards in front of a running origin" -- \
+  "$venv/bin/python" "$here/mcp_client.py" --remote "$work/gen/mcp-tools.json" -- "$bin" mcp --origin "$origin_base"
+kill "$origin" 2>/dev/null || true
 
 suite "http checks" -- "$venv/bin/python" "$here/http_check.py" "$base" "$work/gen/openapi.json" e2e-token
 (cd "$work" && timeout 600 "$venv/bin/schemathesis" run "$work/gen/openapi.json" --url "$base" --checks all \

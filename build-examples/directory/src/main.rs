@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! directory mcp [--scope S]...          MCP over stdio: cards, never personal fields
+//! directory mcp --origin URL [--origin-header 'NAME: VALUE']...
+//!                                       the same, in front of a running `directory http`
 //! directory http --addr ADDR            HTTP (full records), /openapi.json, and MCP at /mcp
 //! directory call TOOL [--flags] [--json] the CLI surface: cards on stdout, envelope on stderr
 //! directory client --url URL [--team T | --id ID]  a running `directory http` called through the typed client
@@ -17,6 +19,7 @@ use stitchgen_runtime::axum::HttpApi;
 use stitchgen_runtime::cli::ToolCli;
 use stitchgen_runtime::client::HttpClient;
 use stitchgen_runtime::mcp::McpServer;
+use stitchgen_runtime::remote::Origin;
 use stitchgen_runtime::{Ctx, Service};
 
 stitchgen_runtime::include_contract!("people");
@@ -33,12 +36,25 @@ fn command(cli: &ToolCli) -> Command {
         .about("A people directory: full records over HTTP, cards on the tool surfaces")
         .subcommand_required(true)
         .subcommand(
-            Command::new("mcp").about("Serve MCP over stdio").arg(
-                Arg::new("scope")
-                    .long("scope")
-                    .action(ArgAction::Append)
-                    .help("A scope the local user holds (`admin` allows delete_person)"),
-            ),
+            Command::new("mcp")
+                .about("Serve MCP over stdio")
+                .arg(
+                    Arg::new("scope")
+                        .long("scope")
+                        .action(ArgAction::Append)
+                        .help("A scope the local user holds (`admin` allows delete_person)"),
+                )
+                .arg(Arg::new("origin").long("origin").help(
+                    "Forward every call to a running `directory http` at this URL (the remote service), \
+                     instead of serving the directory in this process",
+                ))
+                .arg(
+                    Arg::new("origin-header")
+                        .long("origin-header")
+                        .action(ArgAction::Append)
+                        .requires("origin")
+                        .help("A header every request to the origin carries, `NAME: VALUE` (a credential)"),
+                ),
         )
         .subcommand(
             Command::new("http")
@@ -81,7 +97,12 @@ fn main() -> ExitCode {
     let result = match matches.subcommand() {
         Some(("mcp", m)) => {
             let scopes: Vec<String> = m.get_many::<String>("scope").into_iter().flatten().cloned().collect();
-            runtime.block_on(mcp(Ctx::with_identity("local", scopes)))
+            let headers: Vec<String> = m.get_many::<String>("origin-header").into_iter().flatten().cloned().collect();
+            match m.get_one::<String>("origin").map(|url| remote(url, &headers)) {
+                Some(Err(e)) => Err(e),
+                Some(Ok(service)) => runtime.block_on(mcp(service, Ctx::with_identity("local", scopes))),
+                None => runtime.block_on(mcp(service(), Ctx::with_identity("local", scopes))),
+            }
         }
         Some(("http", m)) => {
             let addr = m.get_one::<String>("addr").cloned().unwrap_or_default();
@@ -104,8 +125,19 @@ fn main() -> ExitCode {
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
-async fn mcp(ctx: Ctx) -> Result<(), Error> {
-    McpServer::new(MCP_TOOLS, [service()])?.named("directory").with_identity(ctx).serve_stdio().await
+async fn mcp(service: Service, ctx: Ctx) -> Result<(), Error> {
+    McpServer::new(MCP_TOOLS, [service])?.named("directory").with_identity(ctx).serve_stdio().await
+}
+
+/// The directory's remote service: every call forwarded to the `directory http` at `url`; the
+/// views and presenters run here.
+fn remote(url: &str, headers: &[String]) -> Result<Service, Error> {
+    let mut origin = Origin::new(url).timeout(std::time::Duration::from_secs(30));
+    for line in headers {
+        let (name, value) = line.split_once(':').ok_or_else(|| format!("`{line}` is not `NAME: VALUE`"))?;
+        origin = origin.header(name.trim(), value.trim());
+    }
+    Ok(people::remote::<people_impl::Directory, _>(origin))
 }
 
 /// Lists people (or gets one) from a running server through the typed client: full records,

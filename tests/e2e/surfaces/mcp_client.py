@@ -6,8 +6,11 @@ with the tool envelope, an unknown tool as a JSON-RPC error, the server still se
 errors, and the catalog stamp on every tool and every result. With --admin (a server holding the
 admin scope): an endpoint answering 204 on HTTP (delete_person) succeeds with no
 structuredContent, and one answering 201 with a Location (create_person) answers its body alone.
+With --remote (the directory's remote service in front of a `directory http` origin): the same
+cards and the same errors, and count_people, a runtime tool with no route to forward to, answers
+NOT_IMPLEMENTED.
 
-usage: python mcp_client.py [--admin] MCP_TOOLS_JSON -- SERVER_CMD [ARG...]
+usage: python mcp_client.py [--admin | --remote] MCP_TOOLS_JSON -- SERVER_CMD [ARG...]
 """
 import json
 import sys
@@ -24,6 +27,7 @@ PERSONAL_KEYS = {"email", "phone", "address", "street", "city"}
 PERSONAL_TEXT = ("@example.com", "+1 555", "Main St")
 
 failures = []
+remote = False
 
 
 def check(ok, what):
@@ -118,7 +122,11 @@ async def run(manifest, server):
 
             r = await call(session, "count_people", {}, stamp)
             texts = [c.text for c in r.content if isinstance(c, types.TextContent)]
-            check(r.structured_content == {"count": 301} and texts[1:] == ["301 people"], "count_people: the presenter's block after the answer")
+            if remote:
+                check(r.is_error and envelope(r).get("error") == "NOT_IMPLEMENTED", "count_people (a runtime tool): NOT_IMPLEMENTED in front of an origin")
+            else:
+                check(r.structured_content == {"count": 301} and texts[1:] == ["301 people"], "count_people: the presenter's block after the answer")
+            r = await call(session, "list_teams", {}, stamp)
             check(not r.is_error, "the server still serves after errors")
 
 
@@ -138,8 +146,9 @@ async def run_admin(manifest, server):
 
 
 def main():
-    admin = sys.argv[1] == "--admin"
-    args = sys.argv[2:] if admin else sys.argv[1:]
+    global remote
+    admin, remote = sys.argv[1] == "--admin", sys.argv[1] == "--remote"
+    args = sys.argv[2:] if admin or remote else sys.argv[1:]
     i = args.index("--")
     with open(args[0]) as f:
         manifest = json.load(f)

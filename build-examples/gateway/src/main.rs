@@ -1,0 +1,121 @@
+//! `gateway`: a contract's tool surfaces in front of the API that already runs it, in any
+//! language. Every call goes through the one runner here (view defaults, validation before
+//! anything is sent, the scope gate, the answer checked against the contract on return, the
+//! view), then to the origin through the typed client.
+//!
+//! ```text
+//! gateway mcp --origin URL [--header 'NAME: VALUE']... [--scope S]...   MCP over stdio
+//! gateway http --origin URL [--addr ADDR] [--header …]... [--scope S]...  MCP over streamable HTTP at /mcp
+//! GATEWAY_ORIGIN=URL gateway call TOOL [--flags] [--json]                 the CLI surface
+//! ```
+//!
+//! The contract is chosen at build time: `GATEWAY_CONTRACT=path/to/api.stitch.yaml cargo build
+//! -p gateway-example` (default: the Petstore imported beside this crate).
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use stitchgen_runtime::cli::ToolCli;
+use stitchgen_runtime::mcp::McpServer;
+use stitchgen_runtime::remote::Origin;
+use stitchgen_runtime::{Ctx, Service};
+
+use gateway_example::{self as generated, MCP_TOOLS};
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// `--origin`, `--header` and `--scope`, shared by the serving commands.
+fn origin_args(command: Command) -> Command {
+    command
+        .arg(Arg::new("origin").long("origin").env("GATEWAY_ORIGIN").required(true).help("The API's base URL"))
+        .arg(
+            Arg::new("header")
+                .long("header")
+                .action(ArgAction::Append)
+                .help("A header every request to the API carries, `NAME: VALUE` (a credential)"),
+        )
+        .arg(
+            Arg::new("scope")
+                .long("scope")
+                .action(ArgAction::Append)
+                .help("A scope the gateway's callers hold (an operation with another scope is refused here)"),
+        )
+}
+
+fn command(cli: &ToolCli) -> Command {
+    Command::new("gateway")
+        .about(format!("The `{}` contract's tool surfaces in front of its running API", generated::NAME))
+        .subcommand_required(true)
+        .subcommand(origin_args(Command::new("mcp").about("Serve MCP over stdio")))
+        .subcommand(origin_args(
+            Command::new("http")
+                .about("Serve MCP over streamable HTTP at /mcp")
+                .arg(Arg::new("addr").long("addr").default_value("127.0.0.1:8090").help("Address to listen on")),
+        ))
+        .subcommand(cli.command("call").about("Call one tool (the API's URL in GATEWAY_ORIGIN)"))
+}
+
+/// The remote service, the identity of its callers: from `--origin`, `--header` and `--scope`.
+fn remote(m: &ArgMatches) -> Result<(Service, Ctx), Error> {
+    let url = m.get_one::<String>("origin").ok_or("the API's URL is required (--origin or GATEWAY_ORIGIN)")?;
+    let mut origin = Origin::new(url).timeout(std::time::Duration::from_secs(30));
+    for line in m.get_many::<String>("header").into_iter().flatten() {
+        let (name, value) = line.split_once(':').ok_or_else(|| format!("`{line}` is not `NAME: VALUE`"))?;
+        origin = origin.header(name.trim(), value.trim());
+    }
+    let scopes: Vec<String> = m.get_many::<String>("scope").into_iter().flatten().cloned().collect();
+    Ok((generated::remote(origin), Ctx::with_identity("gateway", scopes)))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
+    // The CLI surface parses its own arguments; its origin comes from the environment.
+    if args.get(1).is_some_and(|a| a == "call") {
+        let origin = std::env::var("GATEWAY_ORIGIN").unwrap_or_default();
+        if origin.is_empty() && !args.iter().any(|a| a == "--help" || a == "-h") {
+            eprintln!("gateway: set GATEWAY_ORIGIN to the API's base URL");
+            return ExitCode::from(2);
+        }
+        let cli = ToolCli::new([generated::remote(Origin::new(origin))]);
+        let ctx = Ctx::with_identity("gateway", Vec::<String>::new());
+        return runtime.block_on(cli.run("gateway call", args.into_iter().skip(1), &ctx));
+    }
+    let cli = ToolCli::new([generated::remote(Origin::new("http://127.0.0.1"))]);
+    let matches = command(&cli).get_matches_from(args);
+    let result = match matches.subcommand() {
+        Some(("mcp", m)) => remote(m).and_then(|(service, ctx)| runtime.block_on(mcp(service, ctx))),
+        Some(("http", m)) => {
+            let addr = m.get_one::<String>("addr").cloned().unwrap_or_default();
+            remote(m).and_then(|(service, ctx)| runtime.block_on(http(&addr, service, ctx)))
+        }
+        _ => unreachable!("clap requires a subcommand; `call` is handled above"),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gateway: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn mcp(service: Service, ctx: Ctx) -> Result<(), Error> {
+    McpServer::new(MCP_TOOLS, [service])?.named(generated::NAME).with_identity(ctx).serve_stdio().await
+}
+
+/// MCP over streamable HTTP at `/mcp`. Every caller is the one identity of `--scope`: put the
+/// gateway behind your own authentication.
+async fn http(addr: &str, service: Service, ctx: Ctx) -> Result<(), Error> {
+    let mcp = McpServer::new(MCP_TOOLS, [service])?.named(generated::NAME).identify(move |_| ctx.clone());
+    let app = axum::Router::new().nest_service("/mcp", mcp.streamable_http());
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("gateway: listening on http://{}/mcp", listener.local_addr()?);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}
