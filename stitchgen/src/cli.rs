@@ -115,7 +115,7 @@ enum Command {
         /// The contract's service name (default: from the document's title).
         #[arg(long, value_name = "NAME")]
         service: Option<String>,
-        /// Put every endpoint the tool surfaces accept on MCP and AGENT.
+        /// Put every endpoint the tool surfaces accept on MCP, AGENT and CLI.
         #[arg(long)]
         expose: bool,
         /// Read a `$ref` that points nowhere as any value, with a warning, instead of stopping.

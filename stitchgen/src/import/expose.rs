@@ -1,4 +1,4 @@
-//! `--expose`: every endpoint the tool surfaces accept goes on MCP and AGENT, with a tool name
+//! `--expose`: every endpoint the tool surfaces accept goes on MCP, AGENT and CLI, with a tool name
 //! that is portable and unique; the others stay HTTP-only, each with its reason. Which endpoints
 //! the tool surfaces accept is `check`'s answer ([`crate::check::not_a_tool`]), asked of each
 //! endpoint as written: an answer that is not an object is a tool too, wrapped as `generate`
@@ -14,7 +14,7 @@ use crate::naming::{self, MAX_TOOL_NAME};
 use crate::parse::node::Node;
 use crate::schema::Types;
 
-/// Exposes each eligible endpoint of `body` (`{types, endpoints}`) on MCP and AGENT.
+/// Exposes each eligible endpoint of `body` (`{types, endpoints}`) on MCP, AGENT and CLI.
 pub(super) fn expose(body: &mut J, service: &str, summary: &mut Summary) {
     let entries = type_entries(body);
     let types = Types::new(Some(&entries));
@@ -34,7 +34,7 @@ pub(super) fn expose(body: &mut J, service: &str, summary: &mut Summary) {
             }
             _ => Some(unique_name(action, &mut names)),
         };
-        e["expose"] = json!(["HTTP", "MCP", "AGENT"]);
+        e["expose"] = json!(["HTTP", "MCP", "AGENT", "CLI"]);
         *exposed += 1;
         if let Some(name) = name {
             e["tool"] = json!({ "name": name });

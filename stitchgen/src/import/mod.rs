@@ -26,7 +26,7 @@ use load::Docs;
 pub struct ImportOptions {
     /// The contract's `service` (default: from the document's title, else its file name).
     pub service: Option<String>,
-    /// Put every eligible endpoint on MCP and AGENT.
+    /// Put every eligible endpoint on MCP, AGENT and CLI.
     pub expose: bool,
     /// Read a `$ref` that points nowhere as any value (`{}`), with a warning, instead of
     /// refusing the description.
@@ -58,7 +58,7 @@ pub struct Summary {
     pub skipped: Vec<(String, String)>,
     /// Vendor extensions (`x-…`) in schemas, which the contract does not carry.
     pub extensions: usize,
-    /// Endpoints exposed as tools on MCP and AGENT under `--expose` (`None` without it).
+    /// Endpoints exposed as tools on MCP, AGENT and CLI under `--expose` (`None` without it).
     pub exposed: Option<usize>,
     /// Endpoints left HTTP-only under `--expose`: (action, why).
     pub http_only: Vec<(String, String)>,
@@ -93,7 +93,7 @@ impl std::fmt::Display for Summary {
             writeln!(f, "{} vendor extensions (`x-…`) in schemas not carried over", self.extensions)?;
         }
         if let Some(exposed) = self.exposed {
-            writeln!(f, "{exposed} endpoints exposed as tools on MCP and AGENT")?;
+            writeln!(f, "{exposed} endpoints exposed as tools on MCP, AGENT and CLI")?;
         }
         if !self.http_only.is_empty() {
             writeln!(f, "{} endpoints stay HTTP-only:", self.http_only.len())?;
