@@ -65,7 +65,9 @@ impl ToolCli {
             );
         for op in self.tools() {
             let tool = op.tool_name.unwrap_or(op.action);
-            let mut sub = Command::new(tool).about(op.description);
+            // The list of tools shows each description's first line; `call TOOL --help` all of it.
+            let first = op.description.lines().next().unwrap_or_default();
+            let mut sub = Command::new(tool).about(first).long_about(op.description);
             for flag in flags(op) {
                 sub = sub.args(flag.args(op));
             }

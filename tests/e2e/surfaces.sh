@@ -7,16 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 here=tests/e2e/surfaces
-tools="$root/.tools"
-mkdir -p "$tools"
-
-venv="$tools/e2e-venv"
-if [ ! -x "$venv/bin/python" ] || ! cmp -s "$here/requirements.txt" "$venv/requirements.txt"; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-  cp "$here/requirements.txt" "$venv/requirements.txt"
-fi
+source tests/e2e/common.sh
 
 inspector="$tools/inspector"
 if [ ! -x "$inspector/node_modules/node/bin/node" ] || ! cmp -s "$here/inspector/package-lock.json" "$inspector/package-lock.json"; then
@@ -36,15 +27,6 @@ server=
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; [ -n "${origin:-}" ] && kill "$origin" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 "${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen" generate build-examples/directory/contracts/people.stitch.yaml --out "$work/gen" >/dev/null
-
-pass=0
-fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-no() { echo "FAIL $*"; fail=$((fail + 1)); }
-suite() { # suite NAME -- COMMAND...: a checker that prints its own lines and exits non-zero on failure
-  local name=$1; shift 2
-  if "$@"; then ok "$name"; else no "$name"; fi
-}
 
 echo "-- MCP over stdio, official Python SDK"
 suite "mcp python sdk" -- "$venv/bin/python" "$here/mcp_client.py" "$work/gen/mcp-tools.json" -- "$bin" mcp

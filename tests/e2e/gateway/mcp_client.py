@@ -1,0 +1,70 @@
+"""The gateway's MCP surface through the official MCP Python SDK, over stdio, in front of Prism.
+
+Lists the tools (equal to the generated mcp-tools.json), calls each with arguments its input
+schema accepts, and checks that every answer is a success whose structuredContent the tool's
+outputSchema describes; an invalid argument is an isError result with VALIDATION_ERROR.
+
+usage: python mcp_client.py MCP_TOOLS_JSON -- SERVER_CMD [ARG...]
+"""
+import json
+import sys
+
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+failures = []
+
+CALLS = {
+    "find_pets_petstore": {"limit": 3, "tags": ["cat"]},
+    "find_pet_by_id_petstore": {"id": 1},
+    "add_pet_petstore": {"name": "Rex"},
+    "delete_pet_petstore": {"id": 1},
+}
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def wire(model):
+    return model.model_dump(by_alias=True, exclude_none=True, exclude_unset=True, mode="json")
+
+
+async def run(manifest, server):
+    params = StdioServerParameters(command=server[0], args=server[1:])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, read_timeout_seconds=30) as session:
+            await session.initialize()
+            tools = wire(await session.list_tools())["tools"]
+            check(tools == manifest["tools"], "tools/list equals the generated mcp-tools.json")
+            check(sorted(CALLS) == sorted(t["name"] for t in tools), "every tool is called below")
+            for tool in tools:
+                r = await session.call_tool(tool["name"], CALLS[tool["name"]])
+                answered = "outputSchema" not in tool or isinstance(r.structured_content, dict)
+                check(not r.is_error and answered, f"{tool['name']}: a success through the gateway")
+            r = await session.call_tool("find_pets_petstore", {"limit": "many"})
+            text = r.content[0].text if r.content else "{}"
+            check(r.is_error and json.loads(text).get("error") == "VALIDATION_ERROR", "an invalid argument: VALIDATION_ERROR")
+
+
+def main():
+    args = sys.argv[1:]
+    i = args.index("--")
+    with open(args[0]) as f:
+        manifest = json.load(f)
+    try:
+        anyio.run(run, manifest, args[i + 1 :])
+    except BaseException as e:  # noqa: BLE001 - report, then fail
+        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+            e = e.exceptions[0]
+        failures.append(f"the session failed: {type(e).__name__}: {e}")
+        print(f"FAIL {failures[-1]}")
+    print(f"gateway mcp (python sdk): {'all passed' if not failures else f'{len(failures)} failed'}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
