@@ -23,7 +23,7 @@ cargo build --locked -q -p gateway-example -p stitchgen
 target="${CARGO_TARGET_DIR:-$root/target}/debug"
 work=$(mktemp -d)
 mock=
-cleanup() { [ -n "$mock" ] && kill "$mock" 2>/dev/null; rm -rf "$work"; }
+cleanup() { kill $mock 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 "$target/stitchgen" generate build-examples/gateway/contracts/petstore.stitch.yaml --out "$work/gen" >/dev/null
 zcat "$corpus/petstore-expanded-3.0.json.gz" >"$work/petstore.json"

@@ -24,7 +24,7 @@ cargo test --workspace --locked --no-run -q
 bin="${CARGO_TARGET_DIR:-$root/target}/debug/directory"
 work=$(mktemp -d)
 server=
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; [ -n "${origin:-}" ] && kill "$origin" 2>/dev/null; rm -rf "$work"; }
+cleanup() { kill $server ${origin:-} 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 "${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen" generate build-examples/directory/contracts/people.stitch.yaml --out "$work/gen" >/dev/null
 
