@@ -1,9 +1,19 @@
 //! rustc-style rendering of diagnostics through annotate-snippets.
 
+use std::borrow::Cow;
+
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use super::{Diagnostic, Label, Severity};
-use crate::source::{FileId, SourceMap, char_range};
+use crate::source::{FileId, SourceMap, char_range, floor_char_boundary};
+
+/// A source line longer than this many bytes is shown cut around its labels (a minified JSON
+/// document is one line of megabytes): rendering costs what it shows.
+const LONG_LINE: usize = 400;
+/// How much of a cut line is kept on each side of the labels, in bytes.
+const CONTEXT: usize = 80;
+/// Marks where a cut line goes on.
+const ELLIPSIS: &str = "…";
 
 /// Whether rendered diagnostics carry ANSI colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,11 +60,17 @@ pub fn render(d: &Diagnostic, sources: &SourceMap, color: ColorChoice) -> String
     };
     let windows = windows(d, sources);
     let mut group = Group::with_title(level.primary_title(&d.message).id(d.code.id()));
+    // A cut line's location is the uncut line's column, not the shown text's.
+    let mut columns = Vec::new();
     for w in &windows {
-        let mut snippet = Snippet::source(w.text).line_start(w.first_line).path(w.path);
+        let mut snippet = Snippet::source(w.text.clone()).line_start(w.first_line).path(w.path);
+        if let (Some((line, column)), Some((_, _, range))) = (w.origin, w.labels.first()) {
+            let shown = w.text[..range.start - w.offset + w.shift].chars().count() + 1;
+            columns.push((format!("{}:{line}:{shown}", w.path), format!("{}:{line}:{column}", w.path)));
+        }
         for (label, kind, range) in &w.labels {
-            let (lo, hi) = (range.start - w.offset, range.end - w.offset);
-            snippet = snippet.annotation((*kind).span(lo..hi).label(label.text.as_str()));
+            let clamp = |i: usize| i.clamp(w.offset, w.offset + w.len) - w.offset + w.shift;
+            snippet = snippet.annotation((*kind).span(clamp(range.start)..clamp(range.end)).label(label.text.as_str()));
         }
         group = group.element(snippet);
     }
@@ -69,15 +85,26 @@ pub fn render(d: &Diagnostic, sources: &SourceMap, color: ColorChoice) -> String
         ColorChoice::Never => Renderer::plain(),
         ColorChoice::Always => Renderer::styled(),
     };
-    renderer.render(&report)
+    let mut text = renderer.render(&report);
+    for (shown, real) in columns {
+        text = text.replacen(&shown, &real, 1);
+    }
+    text
 }
 
 /// The lines of one file that a diagnostic's labels fall on.
 struct Window<'a> {
     path: &'a str,
-    text: &'a str,
+    /// What is shown: the lines, or the part of one long line around its labels.
+    text: Cow<'a, str>,
+    /// Where the shown source starts in the file, and how many of its bytes are shown.
     offset: usize,
+    len: usize,
+    /// The bytes of the ellipsis before the shown source, when the line is cut on the left.
+    shift: usize,
     first_line: usize,
+    /// The primary label's line and column, when the line is cut.
+    origin: Option<(usize, usize)>,
     labels: Vec<(&'a Label, AnnotationKind, std::ops::Range<usize>)>,
 }
 
@@ -105,7 +132,67 @@ fn windows<'a>(d: &'a Diagnostic, sources: &'a SourceMap) -> Vec<Window<'a>> {
             let start = text[..lo].rfind('\n').map_or(0, |i| i + 1);
             let end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
             let (first_line, _) = sources.line_col(file, start as u32);
-            Window { path: &src.display, text: &text[start..end], offset: start, first_line, labels }
+            let whole = Window {
+                path: &src.display,
+                text: Cow::Borrowed(&text[start..end]),
+                offset: start,
+                len: end - start,
+                shift: 0,
+                first_line,
+                origin: None,
+                labels,
+            };
+            if end - start <= LONG_LINE || text[start..end].contains('\n') {
+                return whole;
+            }
+            cut(whole, text, lo, hi, sources.line_col(file, lo as u32))
         })
         .collect()
+}
+
+/// `w`, one long line, cut to its labels `lo..hi` and some context on each side (a label longer
+/// than the line's budget is shown from its start), with an ellipsis where the line goes on.
+fn cut<'a>(w: Window<'a>, text: &'a str, lo: usize, hi: usize, origin: (usize, usize)) -> Window<'a> {
+    let (start, end) = (w.offset, w.offset + w.len);
+    let from = floor_char_boundary(text, lo.saturating_sub(CONTEXT).max(start));
+    let to = floor_char_boundary(text, hi.min(lo + LONG_LINE).saturating_add(CONTEXT).min(end));
+    let before = if from > start { ELLIPSIS } else { "" };
+    let after = if to < end { ELLIPSIS } else { "" };
+    Window {
+        text: Cow::Owned(format!("{before}{}{after}", &text[from..to])),
+        offset: from,
+        len: to - from,
+        shift: before.len(),
+        origin: Some(origin),
+        ..w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::diag::Code;
+    use crate::source::Span;
+
+    #[test]
+    fn a_label_on_a_long_line_shows_its_surroundings_at_the_lines_own_column() {
+        // One line of 200,000 characters, some of them wider than a byte, as a minified document.
+        let line = format!(
+            "{{\"a\":\"{}\",\"b\":{{\"requestBody\":1}},\"z\":\"{}\"}}",
+            "é".repeat(100_000),
+            "x".repeat(100_000)
+        );
+        let at = line.find("\"requestBody\"").unwrap();
+        let mut sources = SourceMap::new();
+        let file = sources.add(Path::new("api.json"), line.clone());
+        let span = Span { file, lo: at as u32, hi: (at + 13) as u32 };
+        let d = Diagnostic::new(Code::ImportLowered, span, "a lowering").label("here");
+        let text = render(&d, &sources, ColorChoice::Never);
+        let column = line[..at].chars().count() + 1;
+        assert!(text.contains(&format!("--> api.json:1:{column}")), "{text}");
+        assert!(text.contains("…") && text.contains("\"requestBody\":1") && text.contains("^^^^ here"), "{text}");
+        assert!(text.len() < 1_000, "the snippet costs what it shows: {} bytes", text.len());
+    }
 }
