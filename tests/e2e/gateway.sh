@@ -55,7 +55,7 @@ else no "an invalid argument is refused here, and never sent (exit $code)"; cat 
 
 echo "-- MCP over stdio, official Python SDK"
 suite "mcp python sdk in front of Prism" -- \
-  "$venv/bin/python" "$here/mcp_client.py" "$work/gen/mcp-tools.json" -- "$gateway" mcp --origin "$GATEWAY_ORIGIN"
+  "$venv/bin/python" tests/e2e/surfaces/gateway_client.py "$work/gen/mcp-tools.json" -- "$gateway" mcp --origin "$GATEWAY_ORIGIN"
 
 if grep -q 'Violation' "$work/prism.log"; then no "Prism refused none of the forwarded requests"; grep 'Violation' "$work/prism.log"
 else ok "Prism refused none of the $(received) forwarded requests"; fi

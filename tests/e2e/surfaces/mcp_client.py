@@ -15,29 +15,18 @@ usage: python mcp_client.py [--admin | --remote] MCP_TOOLS_JSON -- SERVER_CMD [A
 import json
 import sys
 
-import anyio
 import mcp_types as types
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
+from mcp_session import check, run_checks, wire
 
 STAMP = "stitchgen/catalog"
 # Values only a full record carries: an email, a phone number, a street.
 PERSONAL_KEYS = {"email", "phone", "address", "street", "city"}
 PERSONAL_TEXT = ("@example.com", "+1 555", "Main St")
 
-failures = []
 remote = False
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def wire(model):
-    return model.model_dump(by_alias=True, exclude_none=True, exclude_unset=True, mode="json")
 
 
 def personal(value):
@@ -149,18 +138,7 @@ def main():
     global remote
     admin, remote = sys.argv[1] == "--admin", sys.argv[1] == "--remote"
     args = sys.argv[2:] if admin or remote else sys.argv[1:]
-    i = args.index("--")
-    with open(args[0]) as f:
-        manifest = json.load(f)
-    try:
-        anyio.run(run_admin if admin else run, manifest, args[i + 1 :])
-    except BaseException as e:  # noqa: BLE001 - report, then fail
-        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-            e = e.exceptions[0]
-        failures.append(f"the session failed: {type(e).__name__}: {e}")
-        print(f"FAIL {failures[-1]}")
-    print(f"mcp (python sdk): {'all passed' if not failures else f'{len(failures)} failed'}")
-    sys.exit(1 if failures else 0)
+    run_checks("mcp (python sdk)", run_admin if admin else run, args)
 
 
 if __name__ == "__main__":

@@ -4,16 +4,14 @@ Lists the tools (equal to the generated mcp-tools.json), calls each with argumen
 schema accepts, and checks that every answer is a success whose structuredContent the tool's
 outputSchema describes; an invalid argument is an isError result with VALIDATION_ERROR.
 
-usage: python mcp_client.py MCP_TOOLS_JSON -- SERVER_CMD [ARG...]
+usage: python gateway_client.py MCP_TOOLS_JSON -- SERVER_CMD [ARG...]
 """
 import json
 import sys
 
-import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-
-failures = []
+from mcp_session import check, run_checks, wire
 
 CALLS = {
     "find_pets_petstore": {"limit": 3, "tags": ["cat"]},
@@ -21,16 +19,6 @@ CALLS = {
     "add_pet_petstore": {"name": "Rex"},
     "delete_pet_petstore": {"id": 1},
 }
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def wire(model):
-    return model.model_dump(by_alias=True, exclude_none=True, exclude_unset=True, mode="json")
 
 
 async def run(manifest, server):
@@ -51,19 +39,7 @@ async def run(manifest, server):
 
 
 def main():
-    args = sys.argv[1:]
-    i = args.index("--")
-    with open(args[0]) as f:
-        manifest = json.load(f)
-    try:
-        anyio.run(run, manifest, args[i + 1 :])
-    except BaseException as e:  # noqa: BLE001 - report, then fail
-        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-            e = e.exceptions[0]
-        failures.append(f"the session failed: {type(e).__name__}: {e}")
-        print(f"FAIL {failures[-1]}")
-    print(f"gateway mcp (python sdk): {'all passed' if not failures else f'{len(failures)} failed'}")
-    sys.exit(1 if failures else 0)
+    run_checks("gateway mcp (python sdk)", run, sys.argv[1:])
 
 
 if __name__ == "__main__":
