@@ -14,6 +14,9 @@ pub struct Identity {
 pub struct Ctx {
     /// The caller, when known. A call without identity to a non-public operation fails closed.
     pub identity: Option<Identity>,
+    /// The caller's own `Authorization` header, kept only when the application chose to (see
+    /// [`Ctx::forwarding`]): a remote service sends it on to its origin in place of its own.
+    pub authorization: Option<String>,
 }
 
 impl Ctx {
@@ -26,7 +29,17 @@ impl Ctx {
     pub fn with_identity(subject: impl Into<String>, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         Ctx {
             identity: Some(Identity { subject: subject.into(), scopes: scopes.into_iter().map(Into::into).collect() }),
+            authorization: None,
         }
+    }
+
+    /// This context, carrying the caller's `Authorization` header value for a remote service to
+    /// forward to its origin (the origin then judges the caller itself). Off unless called:
+    /// an adapter's `identify` closure opts in per request.
+    #[must_use]
+    pub fn forwarding(mut self, authorization: impl Into<String>) -> Self {
+        self.authorization = Some(authorization.into());
+        self
     }
 }
 

@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! gateway mcp --origin URL [--header 'NAME: VALUE']... [--scope S]...   MCP over stdio
-//! gateway http --origin URL [--addr ADDR] [--header …]... [--scope S]...  MCP over streamable HTTP at /mcp
+//! gateway http --origin URL [--addr ADDR] [--header …]... [--scope S]... [--forward-authorization]
+//!                                                                        MCP over streamable HTTP at /mcp
 //! GATEWAY_ORIGIN=URL gateway call TOOL [--flags] [--json]                 the CLI surface
 //! ```
 //!
@@ -51,7 +52,13 @@ fn command(cli: &ToolCli) -> Command {
         .subcommand(origin_args(
             Command::new("http")
                 .about("Serve MCP over streamable HTTP at /mcp")
-                .arg(Arg::new("addr").long("addr").default_value("127.0.0.1:8090").help("Address to listen on")),
+                .arg(Arg::new("addr").long("addr").default_value("127.0.0.1:8090").help("Address to listen on"))
+                .arg(
+                    Arg::new("forward-authorization")
+                        .long("forward-authorization")
+                        .action(ArgAction::SetTrue)
+                        .help("Send each caller's own Authorization header to the API, in place of --header's"),
+                ),
         ))
         .subcommand(cli.command("call").about("Call one tool (the API's URL in GATEWAY_ORIGIN)"))
 }
@@ -88,7 +95,8 @@ fn main() -> ExitCode {
         Some(("mcp", m)) => remote(m).and_then(|(service, ctx)| runtime.block_on(mcp(service, ctx))),
         Some(("http", m)) => {
             let addr = m.get_one::<String>("addr").cloned().unwrap_or_default();
-            remote(m).and_then(|(service, ctx)| runtime.block_on(http(&addr, service, ctx)))
+            let forward = m.get_flag("forward-authorization");
+            remote(m).and_then(|(service, ctx)| runtime.block_on(http(&addr, service, ctx, forward)))
         }
         _ => unreachable!("clap requires a subcommand; `call` is handled above"),
     };
@@ -106,9 +114,17 @@ async fn mcp(service: Service, ctx: Ctx) -> Result<(), Error> {
 }
 
 /// MCP over streamable HTTP at `/mcp`. Every caller is the one identity of `--scope`: put the
-/// gateway behind your own authentication.
-async fn http(addr: &str, service: Service, ctx: Ctx) -> Result<(), Error> {
-    let mcp = McpServer::new(MCP_TOOLS, [service])?.named(generated::NAME).identify(move |_| ctx.clone());
+/// gateway behind your own authentication, or `forward` each caller's `Authorization` for the
+/// API to judge.
+async fn http(addr: &str, service: Service, ctx: Ctx, forward: bool) -> Result<(), Error> {
+    let identify = move |headers: Option<&axum::http::HeaderMap>| {
+        let caller = headers.and_then(|h| h.get(axum::http::header::AUTHORIZATION)?.to_str().ok());
+        match caller {
+            Some(authorization) if forward => ctx.clone().forwarding(authorization),
+            _ => ctx.clone(),
+        }
+    };
+    let mcp = McpServer::new(MCP_TOOLS, [service])?.named(generated::NAME).identify(identify);
     let app = axum::Router::new().nest_service("/mcp", mcp.streamable_http());
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("gateway: listening on http://{}/mcp", listener.local_addr()?);

@@ -170,6 +170,18 @@ impl HttpClient {
         for (name, value) in &self.headers {
             builder = builder.header(name, value);
         }
+        if !request.headers.is_empty() {
+            // In place of the transport's own header of the same name, not beside it.
+            let mut own = reqwest::header::HeaderMap::new();
+            for (name, value) in &request.headers {
+                let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|e| ClientError::Transport(format!("header `{name}`: {e}")))?;
+                let value = reqwest::header::HeaderValue::from_str(value)
+                    .map_err(|e| ClientError::Transport(format!("header `{name}`: {e}")))?;
+                own.insert(name, value);
+            }
+            builder = builder.headers(own);
+        }
         if let Some(timeout) = self.timeout {
             builder = builder.timeout(timeout);
         }
@@ -301,7 +313,7 @@ mod tests {
     };
 
     fn call(op: &'static OperationDef, params: Value, input: Value) -> Request {
-        Request { op, types: "{}", params, input, raw_body: None, upload: None }
+        Request { op, types: "{}", params, input, raw_body: None, upload: None, headers: Vec::new() }
     }
 
     #[test]

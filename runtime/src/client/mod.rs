@@ -38,6 +38,9 @@ pub struct Request {
     pub raw_body: Option<RawBody>,
     /// The files to upload (`multipart`), sent beside the input's fields.
     pub upload: Option<Upload>,
+    /// Headers of this call alone, in place of the transport's own of the same name (a caller's
+    /// forwarded `Authorization`, see [`Forward`]).
+    pub headers: Vec<(String, String)>,
 }
 
 /// Carries a typed client's calls to the service and brings back its answer, as the runner gives
@@ -155,6 +158,26 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, ClientError> {
 pub fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ClientError> {
     serde_json::from_value(value)
         .map_err(|e| ClientError::Decode(format!("the answer does not read as the operation's output: {e}")))
+}
+
+/// A transport that adds the caller's forwarded `Authorization` ([`crate::Ctx::forwarding`]) to
+/// each call it passes on; a remote service's handler makes its calls through it.
+pub struct Forward<'a, T>(&'a T, Option<&'a str>);
+
+impl<'a, T: Transport> Forward<'a, T> {
+    /// Calls through `transport`, with what `ctx` forwards.
+    pub fn new(transport: &'a T, ctx: &'a crate::Ctx) -> Self {
+        Forward(transport, ctx.authorization.as_deref())
+    }
+}
+
+impl<T: Transport> Transport for Forward<'_, T> {
+    fn call(&self, mut request: Request) -> BoxFuture<'_, Result<HttpAnswer, ClientError>> {
+        if let Some(authorization) = self.1 {
+            request.headers.push(("Authorization".to_owned(), authorization.to_owned()));
+        }
+        self.0.call(request)
+    }
 }
 
 /// Reads an answer without output (generated code calls this).

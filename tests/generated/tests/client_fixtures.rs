@@ -355,6 +355,7 @@ async fn refused(server: &Server, def: &'static OperationDef, case: &Case, s: &S
             input: input.clone(),
             raw_body: raw,
             upload: a.call.upload.clone(),
+            headers: Vec::new(),
         };
         (HttpClient::new(&server.base).validate(validate), request)
     };

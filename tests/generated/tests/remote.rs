@@ -17,9 +17,10 @@ use stitchgen_generated_tests::people;
 use stitchgen_runtime::client::HttpClient;
 use stitchgen_runtime::{AppError, Ctx, Service, Surface};
 
-/// What the origin received: how many requests, and the last one's path and query.
+/// What the origin received: how many requests, the last one's path and query, and its
+/// `Authorization`.
 #[derive(Clone, Default)]
-struct Seen(Arc<AtomicUsize>, Arc<Mutex<String>>);
+struct Seen(Arc<AtomicUsize>, Arc<Mutex<String>>, Arc<Mutex<Option<String>>>);
 
 /// Serves `router` on a loopback port, counting requests; returns the base URL.
 async fn origin(router: axum::Router, seen: &Seen) -> String {
@@ -29,6 +30,8 @@ async fn origin(router: axum::Router, seen: &Seen) -> String {
         async move {
             seen.0.fetch_add(1, Ordering::SeqCst);
             *seen.1.lock().unwrap() = req.uri().to_string();
+            let authorization = req.headers().get("authorization").and_then(|v| v.to_str().ok());
+            *seen.2.lock().unwrap() = authorization.map(str::to_owned);
             next.run(req).await
         }
     }));
@@ -122,4 +125,21 @@ async fn a_foreign_origins_failure_statuses_map_onto_the_registry() {
         let details = e.details.as_deref().cloned().unwrap_or_default();
         assert_eq!(details, json!({"status": status.as_u16(), "body": "nope, <b>not here</b>", "retryAfter": "7"}));
     }
+}
+
+#[tokio::test]
+async fn the_callers_authorization_is_forwarded_only_when_the_context_carries_it() {
+    let seen = Seen::default();
+    let base = origin(stitchgen_runtime::axum::HttpApi::new(people::service(directory())).router(), &seen).await;
+    let there = people::remote::<Directory, _>(HttpClient::new(&base).bearer("the gateway's own"));
+    let args = json!({"id": "p1"});
+    there.call_tool(Surface::Mcp, "get_person", args.clone(), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(seen.2.lock().unwrap().as_deref(), Some("Bearer the gateway's own"));
+    let caller = Ctx::anonymous().forwarding("Bearer the caller's");
+    there.call_tool(Surface::Mcp, "get_person", args, &caller).await.unwrap();
+    assert_eq!(
+        seen.2.lock().unwrap().as_deref(),
+        Some("Bearer the caller's"),
+        "in place of the gateway's, not beside it"
+    );
 }

@@ -81,8 +81,9 @@ fn remote(svc: &Service, views: Option<&TokenStream>) -> TokenStream {
     }
 }
 
-/// The handler method of one operation on the client: its client method's answer, a client
-/// error read as the error the runner answers.
+/// The handler method of one operation on the client: its client method's answer, through a
+/// transport that forwards what the context carries; a client error read as the error the runner
+/// answers.
 fn forward(o: &Op<'_>) -> TokenStream {
     let m = &o.ident;
     let ret = o.returns();
@@ -105,8 +106,9 @@ fn forward(o: &Op<'_>) -> TokenStream {
     });
     let decls = args.iter().map(|(n, t)| if raw && n == "input" { quote!(_: #t) } else { quote!(#n: #t) });
     quote! {
-        async fn #m(&self, _: &::stitchgen_runtime::Ctx #(, #decls)*) -> ::stitchgen_runtime::Reply<#ret> {
-            Client::#name(self #(, #passed)*).await.map_err(::core::convert::Into::into)
+        async fn #m(&self, ctx: &::stitchgen_runtime::Ctx #(, #decls)*) -> ::stitchgen_runtime::Reply<#ret> {
+            let client = Client(::stitchgen_runtime::client::Forward::new(&self.0, ctx));
+            client.#name(#(#passed),*).await.map_err(::core::convert::Into::into)
         }
     }
 }
@@ -148,6 +150,7 @@ fn method(o: &Op<'_>) -> Option<TokenStream> {
         pub async fn #name(&self #params_arg #input_arg #raw_arg #upload_arg) -> ::core::result::Result<#ret, ::stitchgen_runtime::client::ClientError> {
             let request = ::stitchgen_runtime::client::Request {
                 op: &#m::OPERATION, types: TYPES, params: #params, input: #input, raw_body: #raw, upload: #upload,
+                headers: ::std::vec::Vec::new(),
             };
             ::stitchgen_runtime::client::#read(self.0.call(request).await?)
         }
