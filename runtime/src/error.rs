@@ -218,6 +218,18 @@ pub struct HttpErrorBody {
     pub hint: Option<String>,
 }
 
+/// An error read back from its HTTP envelope (by a client, or from a stream's error frame): its
+/// code, message, details and hint, with the code's registry status (500 for an application
+/// code) until the caller sets the status it was answered with.
+impl From<HttpErrorBody> for AppError {
+    fn from(e: HttpErrorBody) -> Self {
+        let mut error = AppError::app(e.code, e.message);
+        error.details = e.details.map(Box::new);
+        error.hint = e.hint;
+        error
+    }
+}
+
 /// The error envelope of tool surfaces (MCP `isError` text, CLI stderr).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolErrorEnvelope {

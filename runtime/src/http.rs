@@ -162,7 +162,7 @@ impl std::fmt::Debug for HttpPayload {
 
 /// Maps the typed items of a stream to JSON item frames, one by one (generated code calls this).
 pub fn json_stream<T: serde::Serialize + Send + 'static>(items: ItemStream<T>) -> JsonFrames {
-    Box::pin(Mapped(items, |item: &T| crate::runner::to_answer(item).map(Frame::Item)))
+    map_items(items, |item: T| crate::runner::to_answer(&item).map(Frame::Item))
 }
 
 /// Maps the typed frames of a stream with a terminal frame to JSON (generated code calls this).
@@ -171,20 +171,28 @@ where
     I: serde::Serialize + Send + 'static,
     T: serde::Serialize + Send + 'static,
 {
-    Box::pin(Mapped(frames, |frame: &Frame<I, T>| match frame {
-        Frame::Item(i) => crate::runner::to_answer(i).map(Frame::Item),
-        Frame::Terminal(t) => crate::runner::to_answer(t).map(Frame::Terminal),
-    }))
+    map_items(frames, |frame: Frame<I, T>| match frame {
+        Frame::Item(i) => crate::runner::to_answer(&i).map(Frame::Item),
+        Frame::Terminal(t) => crate::runner::to_answer(&t).map(Frame::Terminal),
+    })
 }
 
-type JsonFrame = Result<Frame<serde_json::Value, serde_json::Value>, crate::AppError>;
+/// `items`, each mapped by `f` as it arrives; an error passes through, and so does one `f` makes.
+pub(crate) fn map_items<T, U, F>(items: ItemStream<T>, f: F) -> ItemStream<U>
+where
+    T: 'static,
+    U: 'static,
+    F: Fn(T) -> Result<U, crate::AppError> + Send + Unpin + 'static,
+{
+    Box::pin(Mapped(items, f))
+}
 
 struct Mapped<T, F>(ItemStream<T>, F);
 
-impl<T, F: Fn(&T) -> JsonFrame + Unpin> futures_core::Stream for Mapped<T, F> {
-    type Item = JsonFrame;
+impl<T, U, F: Fn(T) -> Result<U, crate::AppError> + Unpin> futures_core::Stream for Mapped<T, F> {
+    type Item = Result<U, crate::AppError>;
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<Self::Item>> {
         let this = &mut *self;
-        this.0.as_mut().poll_next(cx).map(|item| item.map(|r| r.and_then(|v| (this.1)(&v))))
+        this.0.as_mut().poll_next(cx).map(|item| item.map(|r| r.and_then(&this.1)))
     }
 }

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use serde_json::Value;
 
-use crate::error::{AppError, ErrorCode, HttpErrorEnvelope};
+use crate::error::{AppError, ErrorCode, HttpErrorBody};
 use crate::http::{Frame, JsonFrames};
 use crate::{StreamDef, StreamFormat};
 
@@ -127,15 +127,8 @@ impl Reader {
 
 /// An error frame's envelope as the error it carries.
 fn error_frame(error: Value) -> AppError {
-    let envelope = serde_json::json!({ "error": error });
-    match serde_json::from_value::<HttpErrorEnvelope>(envelope) {
-        Ok(envelope) => {
-            let e = envelope.error;
-            let mut error = AppError::app(e.code, e.message);
-            error.details = e.details.map(Box::new);
-            error.hint = e.hint;
-            error
-        }
+    match serde_json::from_value::<HttpErrorBody>(error) {
+        Ok(body) => AppError::from(body),
         Err(e) => crate::runner::broken(&format!("an error frame does not read: {e}"), Vec::new()),
     }
 }

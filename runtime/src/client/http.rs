@@ -121,33 +121,7 @@ impl HttpClient {
             let body = response.bytes().await.map_err(transport)?;
             return Err(failure(status, &body, retry_after));
         }
-        let kind = &op.http_kind;
-        if let Some(def) = &kind.stream {
-            let frames = super::frames::read(response, def);
-            return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Stream(frames)) });
-        }
-        let headers = response_headers(response.headers());
-        let body = response.bytes().await.map_err(transport)?.to_vec();
-        if kind.raw_response {
-            let content_type = crate::http::header_value(&headers, "content-type");
-            let headers = headers.into_iter().filter(|(n, _)| n != "content-type").collect();
-            let raw = RawResponse { status, content_type, headers, body };
-            return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Raw(raw)) });
-        }
-        let value = read_json(op, &body)?;
-        if let Some(errors) =
-            checks.as_ref().and_then(|c| c.output.as_ref()).and_then(|v| crate::runner::violations(v, &value))
-        {
-            let e = crate::runner::broken("the answer breaks the contract's output schema", errors);
-            return Err(ClientError::Invalid(e));
-        }
-        let declared: Vec<(String, String)> = kind
-            .headers
-            .iter()
-            .filter_map(|h| crate::http::header_value(&headers, h.name).map(|v| (h.name.to_owned(), v)))
-            .collect();
-        let payload = (!kind.headers.is_empty()).then_some(HttpPayload::Headers(declared));
-        Ok(HttpAnswer { value, payload })
+        read_success(op, response, checks.as_deref()).await
     }
 
     fn request(&self, request: &Request) -> Result<reqwest::RequestBuilder, ClientError> {
@@ -235,15 +209,41 @@ fn check_arguments(checks: &Checks, request: &Request) -> Result<(), ClientError
 /// and the start of the body.
 fn failure(status: u16, body: &[u8], retry_after: Option<String>) -> ClientError {
     match serde_json::from_slice::<HttpErrorEnvelope>(body) {
-        Ok(envelope) => {
-            let e = envelope.error;
-            let mut error = AppError::app(e.code, e.message).with_status(status);
-            error.details = e.details.map(Box::new);
-            error.hint = e.hint;
-            ClientError::Api(error)
-        }
+        Ok(envelope) => ClientError::Api(AppError::from(envelope.error).with_status(status)),
         Err(_) => ClientError::Status { status, body: kept(body), retry_after },
     }
+}
+
+/// A success answer as the runner gives it to the HTTP adapter: a stream's frames, a raw
+/// response, or the JSON answer (checked against the output schema with validation on) with
+/// the documented headers the operation declares.
+async fn read_success(
+    op: &'static OperationDef,
+    response: reqwest::Response,
+    checks: Option<&Checks>,
+) -> Result<HttpAnswer, ClientError> {
+    let kind = &op.http_kind;
+    if let Some(def) = &kind.stream {
+        let frames = super::frames::read(response, def);
+        return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Stream(frames)) });
+    }
+    let (status, headers) = (response.status().as_u16(), response_headers(response.headers()));
+    let body = response.bytes().await.map_err(transport)?.to_vec();
+    if kind.raw_response {
+        let content_type = crate::http::header_value(&headers, "content-type");
+        let headers = headers.into_iter().filter(|(n, _)| n != "content-type").collect();
+        let raw = RawResponse { status, content_type, headers, body };
+        return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Raw(raw)) });
+    }
+    let value = read_json(op, &body)?;
+    if let Some(errors) = checks.and_then(|c| c.output.as_ref()).and_then(|v| crate::runner::violations(v, &value)) {
+        let e = crate::runner::broken("the answer breaks the contract's output schema", errors);
+        return Err(ClientError::Invalid(e));
+    }
+    let declared =
+        kind.headers.iter().filter_map(|h| Some((h.name.to_owned(), crate::http::header_value(&headers, h.name)?)));
+    let payload = (!kind.headers.is_empty()).then(|| HttpPayload::Headers(declared.collect()));
+    Ok(HttpAnswer { value, payload })
 }
 
 /// A success answer as JSON: `null` when the operation has no output.

@@ -154,8 +154,8 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, ClientError> {
     serde_json::to_value(value).map_err(|e| ClientError::Decode(format!("the arguments do not serialize: {e}")))
 }
 
-/// Reads a JSON answer as the operation's typed output (generated code calls this).
-pub fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ClientError> {
+/// A JSON answer as the operation's typed output.
+fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ClientError> {
     serde_json::from_value(value)
         .map_err(|e| ClientError::Decode(format!("the answer does not read as the operation's output: {e}")))
 }
@@ -226,10 +226,10 @@ pub fn headed<T: serde::de::DeserializeOwned, H: ResponseHeaders>(
 pub fn items<I: serde::de::DeserializeOwned + Send + 'static>(
     answer: HttpAnswer,
 ) -> Result<ItemStream<I>, ClientError> {
-    Ok(Box::pin(Typed(stream(answer)?, |frame| match frame {
+    Ok(crate::http::map_items(stream(answer)?, |frame| match frame {
         Frame::Item(v) => typed_frame(v),
         Frame::Terminal(_) => Err(crate::runner::broken("a stream without a terminal frame sent one", Vec::new())),
-    })))
+    }))
 }
 
 /// Reads a stream's frames as typed items and its terminal frame (generated code calls this).
@@ -238,10 +238,10 @@ where
     I: serde::de::DeserializeOwned + Send + 'static,
     T: serde::de::DeserializeOwned + Send + 'static,
 {
-    Ok(Box::pin(Typed(stream(answer)?, |frame| match frame {
+    Ok(crate::http::map_items(stream(answer)?, |frame| match frame {
         Frame::Item(v) => typed_frame(v).map(Frame::Item),
         Frame::Terminal(v) => typed_frame(v).map(Frame::Terminal),
-    })))
+    }))
 }
 
 fn stream(answer: HttpAnswer) -> Result<crate::http::JsonFrames, ClientError> {
@@ -254,18 +254,4 @@ fn stream(answer: HttpAnswer) -> Result<crate::http::JsonFrames, ClientError> {
 fn typed_frame<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, AppError> {
     serde_json::from_value(value)
         .map_err(|e| crate::runner::broken(&format!("a frame does not read as the operation's: {e}"), Vec::new()))
-}
-
-/// A stream of JSON frames read as typed values, frame by frame; an error passes through.
-struct Typed<F>(crate::http::JsonFrames, F);
-
-impl<U, F: Fn(Frame<Value, Value>) -> Result<U, AppError> + Unpin> futures_core::Stream for Typed<F> {
-    type Item = Result<U, AppError>;
-    fn poll_next(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Self::Item>> {
-        let this = &mut *self;
-        this.0.as_mut().poll_next(cx).map(|frame| frame.map(|r| r.and_then(&this.1)))
-    }
 }

@@ -97,13 +97,23 @@ fn forward(o: &Op<'_>) -> TokenStream {
             }
         };
     };
+    // The handler's arguments are `o.args()`: params, input, raw body, upload, each when the
+    // operation takes it. The client takes the same, but not the input beside a raw body, which
+    // carries it.
     let raw = o.op.http_kind.raw_body;
-    let passed = args.iter().filter_map(|(n, _)| match n.to_string().as_str() {
-        "params" => Some(quote!(&#n)),
-        "input" if raw => None,
-        "input" => Some(quote!(&#n)),
-        _ => Some(quote!(#n)),
-    });
+    let mut passed = Vec::new();
+    if o.params.is_some() {
+        passed.push(quote!(&params));
+    }
+    if o.input.is_some() && !raw {
+        passed.push(quote!(&input));
+    }
+    if raw {
+        passed.push(quote!(raw));
+    }
+    if o.op.http_kind.multipart.is_some() {
+        passed.push(quote!(upload));
+    }
     let decls = args.iter().map(|(n, t)| if raw && n == "input" { quote!(_: #t) } else { quote!(#n: #t) });
     quote! {
         async fn #m(&self, ctx: &::stitchgen_runtime::Ctx #(, #decls)*) -> ::stitchgen_runtime::Reply<#ret> {
