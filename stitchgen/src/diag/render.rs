@@ -60,12 +60,15 @@ pub fn render(d: &Diagnostic, sources: &SourceMap, color: ColorChoice) -> String
     };
     let windows = windows(d, sources);
     let mut group = Group::with_title(level.primary_title(&d.message).id(d.code.id()));
-    // A cut line's location is the uncut line's column, not the shown text's.
+    // A cut line's location is the uncut line's column, not the shown text's. annotate-snippets
+    // takes no column offset for a snippet (an `Origin` element beside a snippet without a path
+    // prints an empty `:::` line), so the column it prints is replaced.
     let mut columns = Vec::new();
     for w in &windows {
         let mut snippet = Snippet::source(w.text.clone()).line_start(w.first_line).path(w.path);
         if let (Some((line, column)), Some((_, _, range))) = (w.origin, w.labels.first()) {
-            let shown = w.text[..range.start - w.offset + w.shift].chars().count() + 1;
+            let at = range.start.clamp(w.offset, w.offset + w.len) - w.offset + w.shift;
+            let shown = w.text[..at].chars().count() + 1;
             columns.push((format!("{}:{line}:{shown}", w.path), format!("{}:{line}:{column}", w.path)));
         }
         for (label, kind, range) in &w.labels {
@@ -145,17 +148,22 @@ fn windows<'a>(d: &'a Diagnostic, sources: &'a SourceMap) -> Vec<Window<'a>> {
             if end - start <= LONG_LINE || text[start..end].contains('\n') {
                 return whole;
             }
-            cut(whole, text, lo, hi, sources.line_col(file, lo as u32))
+            // The location annotate-snippets prints is its first label's (the primary, in the
+            // primary file's window).
+            let first = whole.labels.first().map_or(lo, |(_, _, r)| r.start);
+            cut(whole, text, lo, hi, first, sources.line_col(file, first as u32))
         })
         .collect()
 }
 
-/// `w`, one long line, cut to its labels `lo..hi` and some context on each side (a label longer
-/// than the line's budget is shown from its start), with an ellipsis where the line goes on.
-fn cut<'a>(w: Window<'a>, text: &'a str, lo: usize, hi: usize, origin: (usize, usize)) -> Window<'a> {
+/// `w`, one long line, cut to its labels `lo..hi` and some context on each side, with an
+/// ellipsis where the line goes on. Labels further apart than the line's budget are cut to the
+/// part around the first (the primary); the others are shown at the cut's edge.
+fn cut<'a>(w: Window<'a>, text: &'a str, lo: usize, hi: usize, first: usize, origin: (usize, usize)) -> Window<'a> {
     let (start, end) = (w.offset, w.offset + w.len);
+    let (lo, hi) = (lo.max(first.saturating_sub(LONG_LINE / 2)), hi.min(first + LONG_LINE / 2));
     let from = floor_char_boundary(text, lo.saturating_sub(CONTEXT).max(start));
-    let to = floor_char_boundary(text, hi.min(lo + LONG_LINE).saturating_add(CONTEXT).min(end));
+    let to = floor_char_boundary(text, hi.saturating_add(CONTEXT).min(end)).max(from);
     let before = if from > start { ELLIPSIS } else { "" };
     let after = if to < end { ELLIPSIS } else { "" };
     Window {
@@ -194,5 +202,17 @@ mod tests {
         assert!(text.contains(&format!("--> api.json:1:{column}")), "{text}");
         assert!(text.contains("…") && text.contains("\"requestBody\":1") && text.contains("^^^^ here"), "{text}");
         assert!(text.len() < 1_000, "the snippet costs what it shows: {} bytes", text.len());
+    }
+
+    #[test]
+    fn a_cut_line_is_located_at_its_primary_label_when_another_label_comes_first() {
+        let line = format!("{{\"a\":1,\"b\":2,{}\"c\":3}}", " ".repeat(1_000));
+        let (a, c) = (line.find("\"a\"").unwrap(), line.find("\"c\"").unwrap());
+        let mut sources = SourceMap::new();
+        let file = sources.add(Path::new("api.json"), line.clone());
+        let at = |i: usize| Span { file, lo: i as u32, hi: (i + 3) as u32 };
+        let d = Diagnostic::new(Code::ImportLowered, at(c), "a lowering").label("primary").secondary(at(a), "context");
+        let text = render(&d, &sources, ColorChoice::Never);
+        assert!(text.contains(&format!("--> api.json:1:{}", c + 1)), "{text}");
     }
 }
