@@ -15,7 +15,8 @@ const DEFAULT_MAX_FRAME: u64 = 16 * 1024 * 1024;
 
 /// The frames of `response`, read as `def` declares them.
 pub(super) fn read(response: reqwest::Response, def: &'static StreamDef) -> JsonFrames {
-    let reader = Reader { response, def, buf: Vec::new(), ready: VecDeque::new(), held: None, done: false };
+    let reader =
+        Reader { response, def, buf: Vec::new(), ready: VecDeque::new(), held: None, event: None, done: false };
     Box::pin(futures_util::stream::unfold(reader, |mut r| async move { r.next().await.map(|f| (f, r)) }))
 }
 
@@ -28,6 +29,8 @@ struct Reader {
     ready: VecDeque<Result<Frame<Value, Value>, AppError>>,
     /// Bare framing with a terminal frame: the last value read, a terminal frame if none follows.
     held: Option<Value>,
+    /// SSE: the `data:` lines of the event being read, joined by newlines as the format says.
+    event: Option<String>,
     done: bool,
 }
 
@@ -36,6 +39,8 @@ impl Reader {
         loop {
             if let Some(frame) = self.ready.pop_front() {
                 if frame.is_err() {
+                    // An error ends the stream: nothing read after it is handed out.
+                    self.ready.clear();
                     self.done = true;
                 }
                 return Some(frame);
@@ -58,25 +63,43 @@ impl Reader {
             let line: Vec<u8> = self.buf.drain(..=at).collect();
             self.line(String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']));
         }
-        let limit = self.def.max_frame_bytes.unwrap_or(DEFAULT_MAX_FRAME).saturating_add(64);
-        if self.buf.len() as u64 > limit {
+        let pending = self.buf.len() + self.event.as_ref().map_or(0, String::len);
+        if pending as u64 > self.def.max_frame_bytes.unwrap_or(DEFAULT_MAX_FRAME).saturating_add(64) {
             self.fail(crate::runner::broken("a frame exceeds the stream's frame size limit", Vec::new()));
         }
     }
 
-    /// One line: an NDJSON frame, or an SSE `data:` field (other fields and comments are skipped).
+    /// One line: an NDJSON frame, or a line of an SSE event (its `data:` fields make the frame,
+    /// a blank line ends it; other fields and comments are skipped).
     fn line(&mut self, line: &str) {
-        let json = match self.def.format {
-            StreamFormat::Ndjson => line,
-            StreamFormat::Sse => match line.strip_prefix("data:") {
-                Some(data) => data.strip_prefix(' ').unwrap_or(data),
-                None => return,
-            },
-        };
-        if json.trim().is_empty() {
+        match self.def.format {
+            StreamFormat::Ndjson => self.json(line),
+            StreamFormat::Sse if line.is_empty() => {
+                if let Some(data) = self.event.take() {
+                    self.json(&data);
+                }
+            }
+            StreamFormat::Sse => {
+                if let Some(data) = line.strip_prefix("data:") {
+                    let data = data.strip_prefix(' ').unwrap_or(data);
+                    match &mut self.event {
+                        Some(event) => {
+                            event.push('\n');
+                            event.push_str(data);
+                        }
+                        None => self.event = Some(data.to_owned()),
+                    }
+                }
+            }
+        }
+    }
+
+    /// One frame's JSON text; blank text is no frame.
+    fn json(&mut self, text: &str) {
+        if text.trim().is_empty() {
             return;
         }
-        match serde_json::from_str::<Value>(json) {
+        match serde_json::from_str::<Value>(text) {
             Ok(value) => self.frame(value),
             Err(e) => self.fail(crate::runner::broken(&format!("a frame is not JSON: {e}"), Vec::new())),
         }
@@ -111,6 +134,10 @@ impl Reader {
             let rest = std::mem::take(&mut self.buf);
             self.line(String::from_utf8_lossy(&rest).trim_end_matches('\r'));
         }
+        // An SSE event the body ended in, without its blank line.
+        if let Some(data) = self.event.take() {
+            self.json(&data);
+        }
         if let Some(last) = self.held.take() {
             self.ready.push_back(Ok(Frame::Terminal(last)));
         }
@@ -120,6 +147,7 @@ impl Reader {
     fn fail(&mut self, e: AppError) {
         self.buf.clear();
         self.held = None;
+        self.event = None;
         self.ready.push_back(Err(e));
         self.done = true;
     }
@@ -130,5 +158,55 @@ fn error_frame(error: Value) -> AppError {
     match serde_json::from_value::<HttpErrorBody>(error) {
         Ok(body) => AppError::from(body),
         Err(e) => crate::runner::broken(&format!("an error frame does not read: {e}"), Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt;
+    use serde_json::json;
+
+    use super::*;
+
+    fn def(format: StreamFormat, envelope: bool, terminal: bool) -> &'static StreamDef {
+        Box::leak(Box::new(StreamDef {
+            format,
+            envelope,
+            terminal,
+            item_schema: "{}",
+            terminal_schema: None,
+            max_frame_bytes: None,
+            heartbeat_ms: None,
+            lifetime_ms: None,
+            idle_timeout_seconds: None,
+        }))
+    }
+
+    async fn frames(body: &'static str, def: &'static StreamDef) -> Vec<Result<(bool, Value), String>> {
+        let response = reqwest::Response::from(::http::Response::new(body));
+        let read: Vec<_> = read(response, def).collect().await;
+        read.into_iter()
+            .map(|f| match f {
+                Ok(Frame::Item(v)) => Ok((false, v)),
+                Ok(Frame::Terminal(v)) => Ok((true, v)),
+                Err(e) => Err(e.code),
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn sse_events_join_their_data_lines_and_skip_heartbeats_and_comments() {
+        let body = ": hello\nevent: x\ndata: {\"type\":\"item\",\ndata: \"item\":1}\n\ndata: {\"type\":\"heartbeat\"}\n\ndata: {\"type\":\"terminal\",\"terminal\":{\"n\":1}}";
+        let got = frames(body, def(StreamFormat::Sse, true, true)).await;
+        assert_eq!(got, [Ok((false, json!(1))), Ok((true, json!({"n": 1})))]);
+    }
+
+    #[tokio::test]
+    async fn bare_ndjson_ends_with_its_terminal_frame_and_an_error_frame_ends_the_stream() {
+        let got = frames("1\n2\n{\"count\":2}\n", def(StreamFormat::Ndjson, false, true)).await;
+        assert_eq!(got, [Ok((false, json!(1))), Ok((false, json!(2))), Ok((true, json!({"count": 2})))]);
+        let body = "{\"type\":\"item\",\"item\":1}\n{\"type\":\"error\",\"error\":{\"code\":\"TIMEOUT\",\"message\":\"idle\"}}\n{\"type\":\"item\",\"item\":2}\n";
+        let got = frames(body, def(StreamFormat::Ndjson, true, false)).await;
+        assert_eq!(got, [Ok((false, json!(1))), Err("TIMEOUT".to_owned())]);
     }
 }
