@@ -141,6 +141,11 @@ impl HttpClient {
         let method = reqwest::Method::from_bytes(method.as_bytes())
             .map_err(|e| ClientError::Transport(format!("method `{method}`: {e}")))?;
         let mut builder = self.http.request(method, url);
+        if let Some(accept) = accept(def) {
+            // What the answer is read as: an origin that can answer in several media types
+            // (JSON, YAML, CBOR) picks this one. Set before the caller's own headers, which win.
+            builder = builder.header(reqwest::header::ACCEPT, accept);
+        }
         for (name, value) in &self.headers {
             builder = builder.header(name, value);
         }
@@ -179,6 +184,18 @@ impl HttpClient {
 impl Transport for HttpClient {
     fn call(&self, request: Request) -> BoxFuture<'_, Result<HttpAnswer, ClientError>> {
         Box::pin(self.run(request))
+    }
+}
+
+/// The media type an operation's answer is read as, for `Accept`: a stream's framing, a raw
+/// response's declared type, JSON; none when there is no answer to read.
+fn accept(def: &OperationDef) -> Option<&'static str> {
+    let kind = &def.http_kind;
+    match &kind.stream {
+        Some(s) if s.format == crate::def::StreamFormat::Sse => Some("text/event-stream"),
+        Some(_) => Some("application/x-ndjson"),
+        None if kind.raw_response => kind.content_type,
+        None => def.output_schema.map(|_| "application/json"),
     }
 }
 
@@ -302,8 +319,13 @@ mod tests {
         http_kind: HttpKindDef { input_content_type: Some("application/merge-patch+json"), ..HttpKindDef::PLAIN },
         ..OperationDef::EMPTY
     };
-    static LIST: OperationDef =
-        OperationDef { method: Some("GET"), path: Some("/people"), input_schema: Some("{}"), ..OperationDef::EMPTY };
+    static LIST: OperationDef = OperationDef {
+        method: Some("GET"),
+        path: Some("/people"),
+        input_schema: Some("{}"),
+        output_schema: Some("{}"),
+        ..OperationDef::EMPTY
+    };
     static WEBHOOK: OperationDef = OperationDef {
         method: Some("POST"),
         path: Some("/hook"),
@@ -336,6 +358,9 @@ mod tests {
         let r = client.request(&call(&LIST, json!(null), input)).unwrap().build().unwrap();
         assert_eq!(r.url().as_str(), "http://h/people?limit=5&tags=a&tags=b+c&on=true");
         assert!(r.body().is_none() && r.headers().get("content-type").is_none());
+        assert_eq!(r.headers()["accept"], "application/json", "an origin with several media types answers JSON");
+        let no_answer = client.request(&call(&PATCH, json!({"id": "a"}), json!({}))).unwrap().build().unwrap();
+        assert!(no_answer.headers().get("accept").is_none(), "nothing to read, nothing asked for");
     }
 
     #[test]

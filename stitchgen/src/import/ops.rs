@@ -302,7 +302,15 @@ impl<'d, 's> Endpoints<'d, 's> {
         }
         let content = body.get("content").and_then(Node::as_map).unwrap_or_default();
         let find = |kind| content.iter().find(|(k, _)| k.as_str().map(kinds::media) == Some(kind));
-        let Some((media, m)) = find(Media::Json) else {
+        // `*/*` or `application/*` with a schema: the server takes any media type, JSON among
+        // them, and says what it reads (Kubernetes writes every create and replace so).
+        let wildcard = || {
+            content.iter().find(|(k, m)| {
+                matches!(k.as_str().map(crate::check::kinds::media_essence).as_deref(), Some("*/*" | "application/*"))
+                    && m.get("schema").is_some()
+            })
+        };
+        let Some((media, m)) = find(Media::Json).or_else(wildcard) else {
             if let Some((media, m)) = find(Media::Multipart) {
                 self.multipart(&op.out, &at, media.as_str().unwrap_or_default(), m, e, lowered);
             } else if let Some((media, _)) = content.first() {
@@ -317,6 +325,10 @@ impl<'d, 's> Endpoints<'d, 's> {
         let schema = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(s, &place, lowered));
         if body.get("required").and_then(Node::as_bool) != Some(true) {
             lowered.warn(body.span, &at.pointer, "an optional request body is read as required".into());
+        }
+        if kinds::media(media.as_str().unwrap_or_default()) != Media::Json {
+            let why = format!("a `{}` request body is read as JSON", media.as_str().unwrap_or_default());
+            lowered.warn(body.span, &at.pointer, why);
         }
         e.insert("input".into(), schema);
         // `application/merge-patch+json` and the like: the body is JSON, its media type is what

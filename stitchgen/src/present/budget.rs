@@ -4,7 +4,7 @@
 //! deepest parts up to their loosest truthful form. A relaxed schema accepts every answer the full
 //! one does; the runner keeps validating every call against the full contract schemas.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
@@ -202,12 +202,60 @@ fn relax_with(schema: &Value, depth: usize, defs: &Defs<'_>) -> Value {
             r.out.insert(name, (left, relaxed));
         }
     }
-    if !r.out.is_empty()
+    let mut defs: Map<String, Value> = r.out.into_iter().map(|(k, (_, v))| (k, v)).collect();
+    let loosened = loosened(&defs, |name| r.defs.get(name));
+    if !loosened.is_empty() {
+        loosen_unions(&mut root, &loosened);
+        defs.values_mut().for_each(|d| loosen_unions(d, &loosened));
+    }
+    if !defs.is_empty()
         && let Value::Object(m) = &mut root
     {
-        m.insert("$defs".into(), Value::Object(r.out.into_iter().map(|(k, (_, v))| (k, v)).collect()));
+        m.insert("$defs".into(), Value::Object(defs));
     }
     root
+}
+
+/// The `$defs` entries that accept more than they did: relaxed themselves, or referring to one
+/// that is.
+fn loosened(defs: &Map<String, Value>, original: impl Fn(&str) -> Option<Value>) -> BTreeSet<String> {
+    let mut out: BTreeSet<String> =
+        defs.iter().filter(|(name, body)| original(name).as_ref() != Some(*body)).map(|(n, _)| n.clone()).collect();
+    loop {
+        let more: Vec<String> =
+            defs.iter().filter(|(n, b)| !out.contains(*n) && reaches(b, &out)).map(|(n, _)| n.clone()).collect();
+        if more.is_empty() {
+            return out;
+        }
+        out.extend(more);
+    }
+}
+
+/// Whether `v` refers to one of `names` anywhere.
+fn reaches(v: &Value, names: &BTreeSet<String>) -> bool {
+    match v {
+        Value::Object(m) => def_name(v).is_some_and(|n| names.contains(n)) || m.values().any(|c| reaches(c, names)),
+        Value::Array(a) => a.iter().any(|c| reaches(c, names)),
+        _ => false,
+    }
+}
+
+/// Every `oneOf` with a branch that reaches a loosened type becomes `anyOf`: the loosened
+/// branches may overlap, and "exactly one" would refuse what the full schema accepts.
+fn loosen_unions(v: &mut Value, loosened: &BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            if m.get("oneOf").is_some_and(|b| reaches(b, loosened))
+                && let Some(branches) = m.remove("oneOf")
+                && !m.contains_key("anyOf")
+            {
+                m.insert("anyOf".into(), branches);
+            }
+            m.values_mut().for_each(|c| loosen_unions(c, loosened));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|c| loosen_unions(c, loosened)),
+        _ => {}
+    }
 }
 
 /// Keywords whose value is one subschema.
@@ -249,6 +297,7 @@ impl Relaxer<'_> {
                 child.clone()
             };
             // Loosened branches may overlap: exactly one of them no longer holds, any one does.
+            // (A branch loosened in a `$defs` entry it refers to is found by `loosen_unions`.)
             if key == "oneOf" && relaxed != *child {
                 if !map.contains_key("anyOf") {
                     out.insert("anyOf".into(), relaxed);
@@ -528,6 +577,25 @@ mod tests {
         });
         let relaxed = relax(&schema, 3);
         assert_eq!(relaxed["$defs"]["Node"]["properties"]["next"]["$ref"], "#/$defs/Node");
+    }
+
+    #[test]
+    fn a_one_of_whose_branch_types_are_loosened_becomes_any_of() {
+        let kind =
+            |k: &str| json!({ "type": "object", "required": ["type"], "properties": { "type": { "const": k } } });
+        let schema = json!({
+            "type": "object",
+            "properties": { "params": { "oneOf": [{ "$ref": "#/$defs/A" }, { "$ref": "#/$defs/B" }] } },
+            "$defs": { "A": kind("a"), "B": kind("b") }
+        });
+        let relaxed = relax(&schema, 3);
+        assert_eq!(relaxed["$defs"]["A"], json!({ "type": "object" }), "the branch types lose their tags");
+        assert_eq!(
+            relaxed["properties"]["params"],
+            json!({ "anyOf": [{ "$ref": "#/$defs/A" }, { "$ref": "#/$defs/B" }] }),
+            "so `{{\"type\": \"a\"}}` would match both: any one of them must do"
+        );
+        assert_eq!(relax(&schema, 64), schema, "nothing loosened, the union stays exact");
     }
 
     #[test]
