@@ -76,6 +76,36 @@ pub struct OperationDef {
     /// The error codes the contract declares the operation answers (`NOT_FOUND`, an
     /// application code), in declaration order.
     pub errors: &'static [&'static str],
+    /// What its requests carry (the contract's `security`): alternatives, each the credentials
+    /// sent together. Empty: none asked for. A client sends the first alternative it holds
+    /// every credential of.
+    pub security: &'static [&'static [Credential]],
+}
+
+/// A credential a request carries, named by its scheme in the contract's `securitySchemes`; the
+/// value comes from the client's settings under that name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credential {
+    /// `Authorization: Bearer VALUE` (HTTP bearer, OAuth 2, OpenID Connect).
+    Bearer(&'static str),
+    /// `Authorization: Basic …` of VALUE written `user:password`.
+    Basic(&'static str),
+    /// An API key in the header named second.
+    Header(&'static str, &'static str),
+    /// An API key in the query parameter named second.
+    Query(&'static str, &'static str),
+    /// An API key in the cookie named second.
+    Cookie(&'static str, &'static str),
+}
+
+impl Credential {
+    /// The scheme's name in the contract, under which the client holds its value.
+    pub fn scheme(self) -> &'static str {
+        match self {
+            Credential::Bearer(s) | Credential::Basic(s) => s,
+            Credential::Header(s, _) | Credential::Query(s, _) | Credential::Cookie(s, _) => s,
+        }
+    }
 }
 
 impl OperationDef {
@@ -102,6 +132,7 @@ impl OperationDef {
         tool_input_schema: None,
         wrap: None,
         errors: &[],
+        security: &[],
         http_kind: HttpKindDef::PLAIN,
     };
 

@@ -242,6 +242,16 @@ pub fn dedup_idents(idents: Vec<String>) -> Vec<String> {
     out
 }
 
+/// The known name closest to `name`, when it is close enough to be a typo.
+pub(crate) fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(&name.to_lowercase(), &k.to_lowercase()), *k))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

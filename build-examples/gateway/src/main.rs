@@ -4,10 +4,15 @@
 //! view), then to the origin through the typed client.
 //!
 //! ```text
-//! gateway mcp --origin URL [--header 'NAME: VALUE']... [--scope S]...   MCP over stdio
-//! gateway http --origin URL [--addr ADDR] [--header …]... [--scope S]... [--forward-authorization]
-//!                                                                        MCP over streamable HTTP at /mcp
-//! GATEWAY_ORIGIN=URL gateway call TOOL [--flags] [--json]                 the CLI surface
+//! gateway mcp --origin URL [--credential SCHEME=VALUE]... [--header 'NAME: VALUE']... [--scope S]...
+//!                                                                        MCP over stdio
+//! gateway http --origin URL [--addr ADDR] [--credential …]... [--header …]... [--scope S]...
+//!              [--forward-authorization]                                 MCP over streamable HTTP at /mcp
+//! GATEWAY_ORIGIN=URL [GATEWAY_CREDENTIALS=SCHEME=VALUE] gateway call TOOL [--flags] [--json]
+//!                                                                        the CLI surface
+//!
+//! A credential is named by its scheme in the contract's `securitySchemes` (as the OpenAPI
+//! document names it): each operation gets the one it asks for, sent as the scheme says.
 //! ```
 //!
 //! The contract is chosen at build time: `GATEWAY_CONTRACT=path/to/api.stitch.yaml cargo build
@@ -36,6 +41,9 @@ fn origin_args(command: Command) -> Command {
                 .action(ArgAction::Append)
                 .help("A header every request to the API carries, `NAME: VALUE` (a credential)"),
         )
+        .arg(Arg::new("credential").long("credential").action(ArgAction::Append).help(
+            "A credential of the contract's `securitySchemes`, `SCHEME=VALUE`: sent to each operation that asks for it",
+        ))
         .arg(
             Arg::new("scope")
                 .long("scope")
@@ -71,8 +79,26 @@ fn remote(m: &ArgMatches) -> Result<(Service, Ctx), Error> {
         let (name, value) = line.split_once(':').ok_or_else(|| format!("`{line}` is not `NAME: VALUE`"))?;
         origin = origin.header(name.trim(), value.trim());
     }
+    origin = credentials(origin, m.get_many::<String>("credential").into_iter().flatten().map(String::as_str))?;
     let scopes: Vec<String> = m.get_many::<String>("scope").into_iter().flatten().cloned().collect();
     Ok((generated::remote(origin), Ctx::with_identity("gateway", scopes)))
+}
+
+/// `SCHEME=VALUE` pairs held by `origin` under each scheme's name.
+fn credentials<'a>(mut origin: Origin, pairs: impl Iterator<Item = &'a str>) -> Result<Origin, Error> {
+    for pair in pairs {
+        let (scheme, value) = pair.split_once('=').ok_or_else(|| format!("`{pair}` is not `SCHEME=VALUE`"))?;
+        origin = origin.credential(scheme.trim(), value);
+    }
+    Ok(origin)
+}
+
+/// The CLI surface's origin: `GATEWAY_ORIGIN`, with the `SCHEME=VALUE` credentials of
+/// `GATEWAY_CREDENTIALS` (separated by newlines).
+fn cli_origin() -> Result<Origin, Error> {
+    let url = std::env::var("GATEWAY_ORIGIN").unwrap_or_default();
+    let pairs = std::env::var("GATEWAY_CREDENTIALS").unwrap_or_default();
+    credentials(Origin::new(url), pairs.lines().filter(|l| !l.trim().is_empty()))
 }
 
 fn main() -> ExitCode {
@@ -85,7 +111,14 @@ fn main() -> ExitCode {
             eprintln!("gateway: set GATEWAY_ORIGIN to the API's base URL");
             return ExitCode::from(2);
         }
-        let cli = ToolCli::new([generated::remote(Origin::new(origin))]);
+        let origin = match cli_origin() {
+            Ok(origin) => origin,
+            Err(e) => {
+                eprintln!("gateway: GATEWAY_CREDENTIALS: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let cli = ToolCli::new([generated::remote(origin)]);
         let ctx = Ctx::with_identity("gateway", Vec::<String>::new());
         return runtime.block_on(cli.run("gateway call", args.into_iter().skip(1), &ctx));
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::{ClientError, MAX_KEPT_BODY, Request, Transport};
-use crate::def::OperationDef;
+use crate::def::{Credential, OperationDef};
 use crate::error::{AppError, HttpErrorEnvelope};
 use crate::http::{HttpPayload, RawResponse, Upload};
 use crate::runner::{BoxFuture, HttpAnswer};
@@ -21,6 +21,8 @@ pub struct HttpClient {
     http: reqwest::Client,
     headers: Vec<(String, String)>,
     query: Vec<(String, String)>,
+    /// Credentials by the contract's scheme name, attached per operation as it asks.
+    credentials: BTreeMap<String, String>,
     timeout: Option<Duration>,
     /// With validation on, each operation's schemas compiled once, by the address of its definition.
     checks: Option<Arc<Mutex<CheckCache>>>,
@@ -44,6 +46,7 @@ impl HttpClient {
             http: reqwest::Client::new(),
             headers: Vec::new(),
             query: Vec::new(),
+            credentials: BTreeMap::new(),
             timeout: None,
             checks: None,
         }
@@ -67,6 +70,27 @@ impl HttpClient {
     pub fn query(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.query.push((name.into(), value.into()));
         self
+    }
+
+    /// Holds `value` for the contract's security scheme `scheme`: each operation that asks for
+    /// the scheme (its `security`, else the contract's) sends it as the scheme says: a bearer
+    /// token, `user:password` for basic, an API key in its header, query parameter or cookie.
+    /// An operation is sent with the first of its alternatives whose every credential is held.
+    #[must_use]
+    pub fn credential(mut self, scheme: impl Into<String>, value: impl Into<String>) -> Self {
+        self.credentials.insert(scheme.into(), value.into());
+        self
+    }
+
+    /// The credentials `op` is sent with: its first alternative whose every credential is held.
+    fn chosen(&self, op: &OperationDef) -> Vec<(Credential, &str)> {
+        let held = |c: &Credential| self.credentials.get(c.scheme()).map(|v| (*c, v.as_str()));
+        // An empty alternative (`{}`: anonymous allowed) sends nothing; one held beside it wins.
+        op.security
+            .iter()
+            .filter(|alternative| !alternative.is_empty())
+            .find_map(|alternative| alternative.iter().map(held).collect::<Option<Vec<_>>>())
+            .unwrap_or_default()
     }
 
     /// Gives up on a call after `timeout` ([`ClientError::Timeout`]).
@@ -130,6 +154,12 @@ impl HttpClient {
         let mut url = format!("{}{}", self.base, crate::wire::path(path, &request.params));
         let queried = crate::wire::queried(method);
         let mut query: Vec<(String, String)> = self.query.clone();
+        let credentials = self.chosen(def);
+        for (c, value) in &credentials {
+            if let Credential::Query(_, name) = c {
+                query.push(((*name).to_owned(), (*value).to_owned()));
+            }
+        }
         if queried {
             query.extend(crate::wire::query_pairs(&request.input));
         }
@@ -146,9 +176,11 @@ impl HttpClient {
             // (JSON, YAML, CBOR) picks this one. Set before the caller's own headers, which win.
             builder = builder.header(reqwest::header::ACCEPT, accept);
         }
-        for (name, value) in &self.headers {
+        let replaced: Vec<&str> = credentials.iter().filter_map(|(c, _)| header_name(*c)).collect();
+        for (name, value) in self.headers.iter().filter(|(n, _)| !replaced.iter().any(|r| r.eq_ignore_ascii_case(n))) {
             builder = builder.header(name, value);
         }
+        builder = attach(builder, &credentials);
         if !request.headers.is_empty() {
             // In place of the transport's own header of the same name, not beside it.
             let mut own = reqwest::header::HeaderMap::new();
@@ -185,6 +217,41 @@ impl Transport for HttpClient {
     fn call(&self, request: Request) -> BoxFuture<'_, Result<HttpAnswer, ClientError>> {
         Box::pin(self.run(request))
     }
+}
+
+/// The header a credential is sent in, if it is sent in one.
+fn header_name(c: Credential) -> Option<&'static str> {
+    match c {
+        Credential::Bearer(_) | Credential::Basic(_) => Some("authorization"),
+        Credential::Header(_, name) => Some(name),
+        Credential::Cookie(..) => Some("cookie"),
+        Credential::Query(..) => None,
+    }
+}
+
+/// The header credentials on a request (in place of a default header of the same name), before
+/// the caller's own headers: a forwarded `Authorization` wins.
+fn attach(mut builder: reqwest::RequestBuilder, credentials: &[(Credential, &str)]) -> reqwest::RequestBuilder {
+    let mut cookies = Vec::new();
+    for (c, value) in credentials {
+        builder = match c {
+            Credential::Bearer(_) => builder.bearer_auth(value),
+            Credential::Basic(_) => match value.split_once(':') {
+                Some((user, password)) => builder.basic_auth(user, Some(password)),
+                None => builder.basic_auth(value, None::<&str>),
+            },
+            Credential::Header(_, name) => builder.header(*name, *value),
+            Credential::Cookie(_, name) => {
+                cookies.push(format!("{name}={value}"));
+                builder
+            }
+            Credential::Query(..) => builder,
+        };
+    }
+    if !cookies.is_empty() {
+        builder = builder.header(reqwest::header::COOKIE, cookies.join("; "));
+    }
+    builder
 }
 
 /// The media type an operation's answer is read as, for `Accept`: a stream's framing, a raw
@@ -334,6 +401,17 @@ mod tests {
         ..OperationDef::EMPTY
     };
 
+    static SECURED: OperationDef = OperationDef {
+        method: Some("GET"),
+        path: Some("/things"),
+        security: &[
+            &[Credential::Header("botToken", "X-Bot-Token"), Credential::Query("app", "app_key")],
+            &[Credential::Basic("account")],
+            &[Credential::Bearer("oauth")],
+        ],
+        ..OperationDef::EMPTY
+    };
+
     fn call(op: &'static OperationDef, params: Value, input: Value) -> Request {
         Request { op, types: "{}", params, input, raw_body: None, upload: None, headers: Vec::new() }
     }
@@ -349,6 +427,34 @@ mod tests {
             (&"Bearer t".parse().unwrap(), &"s".parse().unwrap())
         );
         assert_eq!(r.body().and_then(reqwest::Body::as_bytes), Some(br#"{"name":"x"}"#.as_slice()));
+    }
+
+    #[test]
+    fn an_operation_carries_its_first_alternative_whose_credentials_are_all_held() {
+        let send =
+            |client: HttpClient| client.request(&call(&SECURED, json!(null), json!({}))).unwrap().build().unwrap();
+        let r = send(
+            HttpClient::new("http://h").credential("app", "k").credential("oauth", "t").header("Authorization", "x"),
+        );
+        assert_eq!(
+            r.headers().get_all("authorization").iter().collect::<Vec<_>>(),
+            ["Bearer t"],
+            "in place of the default"
+        );
+        assert_eq!(r.url().query(), None, "the first alternative needs botToken too");
+        let r = send(
+            HttpClient::new("http://h").credential("botToken", "b").credential("app", "k").credential("account", "u:p"),
+        );
+        assert_eq!((r.headers()["x-bot-token"].to_str().unwrap(), r.url().query()), ("b", Some("app_key=k")));
+        assert!(r.headers().get("authorization").is_none(), "one alternative, not two");
+        let r = send(HttpClient::new("http://h").credential("account", "aladdin:open sesame"));
+        assert_eq!(r.headers()["authorization"], "Basic YWxhZGRpbjpvcGVuIHNlc2FtZQ==");
+        let none = send(HttpClient::new("http://h").credential("other", "v"));
+        assert!(none.headers().get("authorization").is_none() && none.url().query().is_none());
+        let mut plain = call(&LIST, json!(null), json!({}));
+        plain.op = &LIST;
+        let r = HttpClient::new("http://h").credential("oauth", "t").request(&plain).unwrap().build().unwrap();
+        assert!(r.headers().get("authorization").is_none(), "an operation that asks for nothing gets nothing");
     }
 
     #[test]

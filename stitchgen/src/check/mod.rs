@@ -8,6 +8,7 @@ pub(crate) mod kinds;
 mod names;
 mod runtime;
 mod schemas;
+mod security;
 mod slice;
 mod view;
 
@@ -31,6 +32,7 @@ pub fn check(contracts: &[Contract], diags: &mut Diagnostics) {
         for t in cx.tools() {
             runtime::check(&cx, t, diags);
         }
+        security::check(&cx, diags);
         idents::check_contract(&cx, diags);
     }
     let all: Vec<Cx<'_>> = contracts.iter().map(Cx::new).collect();
@@ -38,6 +40,7 @@ pub fn check(contracts: &[Contract], diags: &mut Diagnostics) {
     idents::check_services(&all, diags);
     http::check_routes(&all, diags);
     names::check(&all, diags);
+    security::check_services(&all, diags);
 }
 
 /// One contract with what checks keep asking of it.

@@ -120,6 +120,10 @@ catalog! {
     /// The `http` group: a status that is not 2xx, 204/205 with output, a bad or repeated header
     /// name, or beside a kind that answers otherwise.
     InvalidHttpGroup = "E0311", Error, "an `http` group with an unusable status or header";
+    /// A `security` requirement naming a scheme `securitySchemes` does not declare.
+    UnknownSecurityScheme = "E0312", Error, "a security requirement naming an undeclared scheme";
+    /// One security scheme name declared differently by two contracts given together.
+    SecuritySchemeConflict = "E0313", Error, "two contracts declare one security scheme differently";
 
     // E05xx: the `tool` group, tool names and tool views.
     /// A tool option written at the top level of an endpoint, where it used to live.

@@ -33,11 +33,17 @@ pub fn document(model: &Model) -> Value {
     }
     let mut schemas = reachable(&paths, every);
     schemas.insert(ERROR_ENVELOPE.into(), error_envelope());
+    let mut components = json!({ "schemas": schemas });
+    // Contracts given together agree on every scheme name they share (E0313).
+    let schemes: BTreeMap<&String, &Value> = model.services.iter().flat_map(|s| &s.security_schemes).collect();
+    if !schemes.is_empty() {
+        components["securitySchemes"] = json!(schemes);
+    }
     json!({
         "openapi": "3.1.0",
         "info": info(model),
         "paths": paths,
-        "components": { "schemas": schemas },
+        "components": components,
     })
 }
 
@@ -118,6 +124,9 @@ fn operation(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
         o.insert("requestBody".into(), body);
     }
     o.insert("responses".into(), responses(op, svc, style));
+    if let Some(security) = &op.security {
+        o.insert("security".into(), json!(security));
+    }
     if http.method == Method::Head {
         o.insert("description".into(), json!("Answers with headers only."));
     }

@@ -9,6 +9,7 @@ mod kinds;
 mod load;
 mod ops;
 mod schemas;
+mod security;
 mod structure;
 mod write;
 
@@ -183,7 +184,9 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
     let mut lowered = Lowerings::default();
     let mut types = schemas::Schemas::new(&docs, version.starts_with("3.1"), &mut lowered);
     let mut endpoints = ops::Endpoints::new(&docs, &mut types);
+    endpoints.schemes = security::schemes(&docs, &mut lowered);
     endpoints.paths(&mut lowered, &mut summary);
+    let schemes = std::mem::take(&mut endpoints.schemes);
     let endpoints = std::mem::take(&mut endpoints.out);
     if let Some(nothing) = nothing_imported(&docs.docs[0].root, &summary) {
         diags.push(nothing);
@@ -196,6 +199,7 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
     let origins: Vec<(String, Span, String)> = types.iter().map(|t| (t.name.clone(), t.span, t.src.clone())).collect();
     let types = object(types.into_iter().map(|t| (t.name, t.body)));
     let mut body = serde_json::json!({ "types": types, "endpoints": object(endpoints) });
+    security::apply(&docs, schemes, &mut body, &mut lowered);
     summary.lowered.extend(fit::fit(&mut body, &mut lowered));
     fit::rename_generated_names(&mut body, &origins, &mut lowered);
     if options.expose {

@@ -42,12 +42,15 @@ pub(super) struct Endpoints<'d, 's> {
     routes: BTreeMap<(String, Vec<String>), String>,
     /// The endpoints made, by action, in order.
     pub(super) out: Vec<(String, J)>,
+    /// The security schemes the contract declares (an operation's `security` keeps only these).
+    pub(super) schemes: Map<String, J>,
 }
 
 impl<'d, 's> Endpoints<'d, 's> {
     /// An empty set of endpoints over `docs`, naming types in `schemas`.
     pub(super) fn new(docs: &'d Docs, schemas: &'s mut Schemas<'d>) -> Self {
-        Endpoints { docs, schemas, actions: BTreeSet::new(), routes: BTreeMap::new(), out: Vec::new() }
+        let (actions, routes, out, schemes) = (BTreeSet::new(), BTreeMap::new(), Vec::new(), Map::new());
+        Endpoints { docs, schemas, actions, routes, out, schemes }
     }
 
     /// Converts every path item of the entry document.
@@ -150,6 +153,10 @@ impl<'d, 's> Endpoints<'d, 's> {
         constant_query(op, &constants, &mut e, lowered);
         self.body(op, &mut e, lowered);
         self.responses(op, &mut e, lowered);
+        if let Some(security) = op.node.get("security") {
+            let at = format!("{}/security", op.loc.pointer);
+            e.insert("security".into(), super::security::requirements(security, &self.schemes, &at, lowered));
+        }
         lowered.pending(Pending::ParamNames, op.span, &op.loc.pointer, &op.out);
         for (name, _) in op.node.get("callbacks").and_then(Node::as_map).unwrap_or_default() {
             let at = format!("{}/callbacks/{}", op.loc.pointer, escape(name.as_str().unwrap_or_default()));

@@ -41,6 +41,11 @@ impl Contract<'_> {
         doc["basePath"] = J::String("/".into());
         doc["toolExposure"] = J::String("explicit".into());
         let mut body = self.body;
+        for key in ["securitySchemes", "security"] {
+            if let Some(v) = body.get_mut(key).map(J::take) {
+                doc[key] = v;
+            }
+        }
         if body["types"].as_object().is_some_and(|t| !t.is_empty()) {
             doc["types"] = body["types"].take();
         }

@@ -8,6 +8,9 @@ use crate::diag::Diagnostics;
 use crate::naming;
 use crate::parse::ast::{self, Completion, Contract, Endpoint, Framing, RuntimeTool, StreamFormat, Surface};
 pub use crate::schema::Wrap;
+pub use security::{Alternative, scheme_facts, type_name};
+
+mod security;
 
 /// Everything generated together: one OpenAPI document, one manifest per transport.
 #[derive(Clone, Debug)]
@@ -39,6 +42,8 @@ pub struct Service {
     pub expansive: std::collections::BTreeSet<String>,
     /// Endpoints, then runtime tools, in order.
     pub operations: Vec<Operation>,
+    /// The credentials the API takes, by name, as OpenAPI's Security Scheme Objects.
+    pub security_schemes: std::collections::BTreeMap<String, Value>,
 }
 
 /// One operation: a contract endpoint or a runtime tool.
@@ -92,6 +97,9 @@ pub struct Operation {
     /// Bytes its tool definition may take in a manifest (`tool.budget`, else `toolBudget`, else
     /// [`crate::present::budget::DEFAULT`]).
     pub budget: u64,
+    /// What its requests carry: alternatives of schemes sent together (with OAuth scopes);
+    /// `None` when the contract says nothing, `Some([])` when it says nothing is needed.
+    pub security: Option<Vec<Alternative>>,
 }
 
 /// Endpoint or runtime tool.
@@ -342,6 +350,7 @@ fn service(c: &Contract, source: &str, objects_only: bool) -> Service {
         type_idents,
         types,
         operations,
+        security_schemes: security::schemes(c),
         name,
     }
 }
@@ -394,6 +403,7 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint, obje
         wrap: wrap(c, answer.filter(|_| is_tool && objects_only)),
         object_answer: is_tool && objects_only && answer.is_some() && wrap(c, answer).is_none(),
         budget: budget(c, tool.and_then(|t| t.budget.as_ref())),
+        security: security::requirements(c, e),
         surfaces,
     }
 }
@@ -591,6 +601,7 @@ fn runtime_tool(c: &Contract, service: &str, scope: &str, t: &RuntimeTool, objec
         wrap: wrap(c, t.output.as_ref().filter(|_| objects_only)),
         object_answer: objects_only && t.output.is_some() && wrap(c, t.output.as_ref()).is_none(),
         budget: budget(c, t.budget.as_ref()),
+        security: None,
     }
 }
 

@@ -135,6 +135,11 @@ pub struct Contract {
     pub endpoints: Option<Sp<Entries<Endpoint>>>,
     /// Runtime (pathless) tools, keyed by tool name.
     pub tools: Option<Sp<Entries<RuntimeTool>>>,
+    /// The credentials the API takes, by name (OpenAPI's security schemes).
+    pub security_schemes: Option<Sp<Entries<SecurityScheme>>>,
+    /// What every endpoint asks for unless it says otherwise: alternatives, each mapping the
+    /// schemes sent together to their OAuth scopes. `[]`: nothing.
+    pub security: Option<Sp<Vec<Requirement>>>,
 }
 
 impl Contract {
@@ -150,6 +155,70 @@ impl Contract {
     pub fn service_span(&self) -> Span {
         self.service.as_ref().map_or(self.span, |s| s.span)
     }
+}
+
+/// One alternative of a `security` list: the schemes a request carries together, each with the
+/// OAuth scopes it needs (`[]` for others).
+pub type Requirement = Sp<Entries<Sp<Vec<Sp<String>>>>>;
+
+/// A credential the API takes, as OpenAPI's Security Scheme Object describes it.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SecurityScheme {
+    /// The scheme's name (the key in `securitySchemes`).
+    #[schemars(skip)]
+    pub name: Sp<String>,
+    /// `http` (with `scheme`), `apiKey` (with `in` and `name`), `oauth2` (with `flows`),
+    /// `openIdConnect` (with `openIdConnectUrl`) or `mutualTLS`.
+    #[schemars(required)]
+    pub r#type: Option<Sp<SchemeType>>,
+    /// `http`: the authorization scheme, `bearer` or `basic` (others are documented, not sent).
+    pub scheme: Option<Sp<String>>,
+    /// `http` bearer: how the token is formatted (documentation).
+    pub bearer_format: Option<Sp<String>>,
+    /// `apiKey`: where the key goes.
+    pub r#in: Option<Sp<KeyLocation>>,
+    /// `apiKey`: the header, query parameter or cookie name.
+    #[schemars(rename = "name")]
+    pub param: Option<Sp<String>>,
+    /// What it is; emitted as the scheme's description.
+    pub desc: Option<Sp<String>>,
+    /// `oauth2`: OpenAPI's OAuth Flows Object, emitted as written.
+    pub flows: Option<Any>,
+    /// `openIdConnect`: the discovery document's URL.
+    pub open_id_connect_url: Option<Sp<String>>,
+}
+
+/// The kind of a security scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+pub enum SchemeType {
+    /// `Authorization: Bearer …` or `Basic …`.
+    #[schemars(rename = "http")]
+    Http,
+    /// A key in a header, the query or a cookie.
+    #[schemars(rename = "apiKey")]
+    ApiKey,
+    /// An OAuth 2 access token, sent as a bearer token.
+    #[schemars(rename = "oauth2")]
+    OAuth2,
+    /// An OpenID Connect token, sent as a bearer token.
+    #[schemars(rename = "openIdConnect")]
+    OpenIdConnect,
+    /// A client certificate: documented, never sent by the client.
+    #[schemars(rename = "mutualTLS")]
+    MutualTls,
+}
+
+/// Where an API key goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+pub enum KeyLocation {
+    /// A request header.
+    Header,
+    /// A query parameter.
+    Query,
+    /// A cookie.
+    Cookie,
 }
 
 /// Whether an omitted `expose` puts endpoints on the tool surfaces.
@@ -280,6 +349,8 @@ pub struct Endpoint {
     pub response_meta: Option<Sp<ResponseMeta>>,
     /// A contract-first NDJSON or SSE stream (HTTP only).
     pub stream: Option<Sp<Stream>>,
+    /// What this endpoint asks for, in place of the contract's `security`; `[]`: nothing.
+    pub security: Option<Sp<Vec<Requirement>>>,
 }
 
 /// Options read only by tool surfaces.

@@ -3,6 +3,7 @@
 use super::ast::*;
 use super::node::{Node, Value};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::naming::closest;
 use crate::source::Span;
 
 /// Decodes a whole document. Always returns a contract, with what could be read.
@@ -25,6 +26,8 @@ pub(crate) fn contract(root: &Node, diags: &mut Diagnostics) -> Option<Contract>
         types: f.opt("types", diags),
         endpoints: f.opt("endpoints", diags),
         tools: f.opt("tools", diags),
+        security_schemes: f.opt("securitySchemes", diags),
+        security: f.opt("security", diags),
     };
     f.finish(diags);
     Some(c)
@@ -174,16 +177,6 @@ impl<'n> Fields<'n> {
             diags.push(d);
         }
     }
-}
-
-/// The known name closest to `name`, when it is close enough to be a typo.
-fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| (strsim::jaro_winkler(&name.to_lowercase(), &k.to_lowercase()), *k))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, k)| k)
 }
 
 /// Whether `node` is a mapping; reports it when not.
@@ -365,6 +358,30 @@ keywords! {
     Framing { "envelope" => Framing::Envelope, "item" => Framing::Item }
     Completion { "stream-end" => Completion::StreamEnd, "terminal" => Completion::Terminal }
     Presenter { "mcp" => Presenter::Mcp, "agent" => Presenter::Agent }
+    SchemeType {
+        "http" => SchemeType::Http, "apiKey" => SchemeType::ApiKey, "oauth2" => SchemeType::OAuth2,
+        "openIdConnect" => SchemeType::OpenIdConnect, "mutualTLS" => SchemeType::MutualTls,
+    }
+    KeyLocation { "header" => KeyLocation::Header, "query" => KeyLocation::Query, "cookie" => KeyLocation::Cookie }
+}
+
+impl DecodeEntry for SecurityScheme {
+    fn decode_entry(name: &str, key: Span, node: &Node, diags: &mut Diagnostics) -> Option<Self> {
+        let mut f = Fields::new(node, key, "a security scheme", diags)?;
+        let s = SecurityScheme {
+            name: Sp { value: name.to_owned(), span: key },
+            r#type: f.req("type", diags),
+            scheme: f.opt("scheme", diags),
+            bearer_format: f.opt("bearerFormat", diags),
+            r#in: f.opt("in", diags),
+            param: f.opt("name", diags),
+            desc: f.opt("desc", diags),
+            flows: f.opt::<Any>("flows", diags).filter(|m| mapping(&m.0, "`flows`", diags)),
+            open_id_connect_url: f.opt("openIdConnectUrl", diags),
+        };
+        f.finish(diags);
+        Some(s)
+    }
 }
 
 impl DecodeEntry for Endpoint {
@@ -400,6 +417,7 @@ impl DecodeEntry for Endpoint {
             multipart: f.opt("multipart", diags),
             response_meta: f.opt("responseMeta", diags),
             stream: f.opt("stream", diags),
+            security: f.opt("security", diags),
         };
         f.finish(diags);
         Some(e)

@@ -1,7 +1,10 @@
 """The gateway in front of every corpus document, each mocked by Prism: what a team gets the day it
 imports the OpenAPI document it already has.
 
-usage: corpus.py STITCHGEN_BIN CORPUS_DIR WORK_DIR PRISM_BIN
+usage: corpus.py STITCHGEN_BIN PRISM_BIN OAS_PYTHON CORPUS_DIR WORK_DIR [DOCUMENT...]
+
+OAS_PYTHON is a Python with openapi-schema-validator (tests/conformance/venv.sh's); DOCUMENT,
+the first word of a corpus file name (`box`), runs only those.
 
 For each document: import it with `--expose`, build the gateway for that contract
 (`GATEWAY_CONTRACT`), let Prism mock the original document (it validates every request against
@@ -31,6 +34,8 @@ import sys
 import tarfile
 import time
 
+import urllib.request
+
 import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -39,6 +44,7 @@ import sample
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 IMPORT_DOC = ROOT / "docs" / "import.md"
+ORIGINAL = str(pathlib.Path(__file__).resolve().parent / "original.py")
 TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "debug"
 # One tool call, the origin included: past the gateway's own 30 s on the origin. Prism answers in
 # milliseconds, but its generator can spin on a schema for good (it is then started again).
@@ -69,14 +75,27 @@ def free_port():
         return s.getsockname()[1]
 
 
-def credentials(original):
-    """`--header` lines that satisfy the original's security schemes (Prism checks that a
-    credential is present, not what it is)."""
-    text = original.read_text()
-    headers = ["Authorization: Bearer corpus-token"]
-    if re.search(r'"?scheme"?\s*:\s*"?basic', text, re.I):
-        headers = ["Authorization: Basic Y29ycHVzOnRva2Vu"]
-    return headers
+def credentials(openapi):
+    """A made-up credential for every security scheme the contract imported (Prism checks that
+    the one an operation asks for is present, not what it is): the gateway's `--credential`
+    pairs, and the headers a request replayed on Prism carries."""
+    pairs, headers = [], []
+    for name, scheme in sorted(openapi.get("components", {}).get("securitySchemes", {}).items()):
+        basic = scheme.get("type") == "http" and str(scheme.get("scheme", "")).lower() == "basic"
+        pairs.append(f"{name}={'corpus:token' if basic else 'corpus-token'}")
+        if basic:
+            headers.append("Authorization: Basic Y29ycHVzOnRva2Vu")
+        elif scheme.get("type") == "apiKey" and scheme.get("in") == "header":
+            headers.append(f"{scheme['name']}: corpus-token")
+        elif scheme.get("type") in ("http", "oauth2", "openIdConnect"):
+            headers.append("Authorization: Bearer corpus-token")
+    # One Authorization header: the first scheme's.
+    seen, kept = set(), []
+    for h in headers:
+        if h.split(":")[0].lower() not in seen:
+            seen.add(h.split(":")[0].lower())
+            kept.append(h)
+    return pairs, kept
 
 
 def build(bin_, name, original, work):
@@ -122,8 +141,8 @@ def outcome(result):
     return "answer refused", f"{code}: {message[:400] or text[:400]}"
 
 
-async def call_all(gateway, prism, headers, tools):
-    args = ["mcp", "--origin", prism.url] + [a for h in headers for a in ("--header", h)]
+async def call_all(gateway, prism, pairs, tools):
+    args = ["mcp", "--origin", prism.url] + [a for p in pairs for a in ("--credential", p)]
     params = StdioServerParameters(command=str(gateway), args=args)
     results = {}
     async with stdio_client(params) as (read, write):
@@ -172,16 +191,17 @@ def requests_seen(log):
     return [(parts[i], re.findall(errors, parts[i + 1], flags=re.M)) for i in range(1, len(parts), 2)]
 
 
-def attribute(results, log):
-    """Marks each refused answer whose request Prism itself answered in breach of the original
-    (its example breaks its own schema): the contract was right to refuse it. Calls that sent a
-    request map one to one, in order, onto Prism's requests."""
+def attribute(results, log, judge):
+    """Marks each refused answer that the original document itself refuses: Prism flagged it,
+    or the independent validator (`judge`, original.py) does. The contract was right to refuse
+    it. Calls that sent a request map one to one, in order, onto Prism's requests."""
     sent = [tool for tool, (kind, _) in results.items() if kind not in ("not called", "arguments refused")]
     requests = requests_seen(log)
     if len(requests) != len(sent):
         print(f"gateway corpus: Prism saw {len(requests)} requests for {len(sent)} calls that send one: "
               "answers are not attributed", flush=True)
         return
+    questions = []
     for tool, (route, violations) in zip(sent, requests):
         kind, detail = results[tool]
         answer = [v for v in violations if v.startswith("response")]
@@ -189,7 +209,12 @@ def attribute(results, log):
         if request:
             results[tool] = ("request refused", f"{route}: Prism: {request[0]}" + (f" ({detail})" if detail else ""))
         elif kind == "answer refused" and answer:
-            results[tool] = ("original's example refused", f"{route}: Prism's answer breaks the original: {answer[0]}")
+            results[tool] = ("original's example refused", f"{route}: Prism flags its own answer: {answer[0]}")
+        elif kind == "answer refused":
+            questions.append((tool, route))
+    for (tool, route), verdict in zip(questions, judge(questions)):
+        if verdict:
+            results[tool] = ("original's example refused", f"{route}: the original refuses Prism's answer {verdict}")
 
 
 class Prism:
@@ -235,6 +260,36 @@ class Prism:
         self.proc.wait()
 
 
+def judge_with(original_py, prism, original, headers):
+    """A judge of refused answers: each GET replayed on Prism (its static answers do not depend
+    on the query), any other judged by the example Prism serves; original.py gives the verdicts."""
+    def judge(questions):
+        asked = []
+        for _, route in questions:
+            method, path = route.split(" ", 1)
+            asked.append({"method": method, "path": path, "body": replay(prism, path, headers) if method == "get" else None})
+        if not asked:
+            return []
+        proc = subprocess.run([original_py, ORIGINAL, str(original)], input=json.dumps(asked),
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"original.py failed:\n{proc.stderr[-2000:]}")
+        return json.loads(proc.stdout)
+    return judge
+
+
+def replay(prism, path, headers):
+    request = urllib.request.Request(prism.url + path, headers={"Accept": "application/json"})
+    for line in headers:
+        name, value = line.split(":", 1)
+        request.add_header(name.strip(), value.strip())
+    try:
+        with urllib.request.urlopen(request, timeout=CALL_SECONDS) as answer:
+            return json.loads(answer.read() or b"null")
+    except (OSError, ValueError):
+        return None
+
+
 def documented():
     """The refusals docs/import.md lists: {(document, tool): reason}."""
     text = IMPORT_DOC.read_text()
@@ -249,8 +304,8 @@ def documented():
 
 
 def main():
-    bin_, corpus, work, prism = (pathlib.Path(a).resolve() for a in sys.argv[1:5])
-    only = set(sys.argv[5:])
+    bin_, prism, original_py, corpus, work = (pathlib.Path(a).absolute() for a in sys.argv[1:6])
+    only = set(sys.argv[6:])
     (work / "docs").mkdir(parents=True, exist_ok=True)
     docs = unpack(corpus, work / "docs")
     if len(docs) != 10:
@@ -265,12 +320,15 @@ def main():
         dir_.mkdir(parents=True)
         try:
             gateway, manifest, built = build(str(bin_), first, original, dir_)
+            openapi = json.loads((dir_ / "gen" / "openapi.json").read_text())
             mock = Prism(prism, original, dir_)
             try:
-                results = anyio.run(call_all, gateway, mock, credentials(original), manifest["tools"])
+                pairs, headers = credentials(openapi)
+                results = anyio.run(call_all, gateway, mock, pairs, manifest["tools"])
+                mock.revive()
+                attribute(results, (dir_ / "prism.log").read_text(), judge_with(original_py, mock, original, headers))
             finally:
                 mock.stop()
-            attribute(results, (dir_ / "prism.log").read_text())
         except Exception as e:  # noqa: BLE001 - one document's failure is reported, the others run
             failures.append(f"{first}: {one(e)}")
             print(f"gateway corpus: {first:14} FAILED: {one(e)}", flush=True)

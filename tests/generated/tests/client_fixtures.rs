@@ -82,6 +82,7 @@ fn every_fixture() -> Vec<Case> {
         tickets: desk::Desk,
         title_names_type,
         types_same_rust_name,
+        vault,
     )
 }
 

@@ -374,6 +374,10 @@ impl<'a> Op<'a> {
             let errors = &op.errors;
             fields.push(quote!(errors: &[#(#errors),*]));
         }
+        let security = self.security();
+        if !security.is_empty() {
+            fields.push(quote!(security: &[#(&[#(#security),*]),*]));
+        }
         some(&mut fields, "params_schema", self.schema_text(op.params.as_ref()));
         some(&mut fields, "input_schema", self.schema_text(op.input.as_ref()));
         some(&mut fields, "output_schema", self.schema_text(op.output.as_ref()));
@@ -392,6 +396,32 @@ impl<'a> Op<'a> {
                 ..::stitchgen_runtime::OperationDef::EMPTY
             }
         }
+    }
+
+    /// The operation's security alternatives as the client sends them; an alternative with a
+    /// scheme no client can send (HTTP digest, mutual TLS) is left out.
+    fn security(&self) -> Vec<Vec<TokenStream>> {
+        let schemes = &self.svc.security_schemes;
+        let credential = |name: &String| -> Option<TokenStream> {
+            let s = schemes.get(name)?;
+            let text = |k: &str| s.get(k).and_then(serde_json::Value::as_str);
+            let c = quote!(::stitchgen_runtime::Credential);
+            Some(match (text("type")?, text("scheme").map(str::to_ascii_lowercase).as_deref(), text("in")) {
+                ("http", Some("bearer"), _) | ("oauth2" | "openIdConnect", _, _) => quote!(#c::Bearer(#name)),
+                ("http", Some("basic"), _) => quote!(#c::Basic(#name)),
+                ("apiKey", _, Some(place)) => {
+                    let param = text("name")?;
+                    match place {
+                        "header" => quote!(#c::Header(#name, #param)),
+                        "query" => quote!(#c::Query(#name, #param)),
+                        _ => quote!(#c::Cookie(#name, #param)),
+                    }
+                }
+                _ => return None,
+            })
+        };
+        let alternatives = self.op.security.iter().flatten();
+        alternatives.filter_map(|a| a.keys().map(credential).collect::<Option<Vec<_>>>()).collect()
     }
 
     /// A view's static definition: what the contract declares, the rest from `ViewDef::EMPTY`.
