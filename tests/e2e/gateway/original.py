@@ -15,9 +15,8 @@ import sys
 from urllib.parse import urljoin
 
 import yaml
-from openapi_schema_validator import OAS30Validator, OAS31Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from openapi_schema_validator import OAS30Validator, OAS31Validator, oas30_format_checker, oas31_format_checker
+from referencing import Registry, Resource, Specification
 
 METHODS = ("get", "put", "post", "delete", "patch", "head")
 
@@ -42,7 +41,8 @@ class Original:
         self.path = pathlib.Path(path).resolve()
         self.doc = load(self.path)
         self.uri = self.path.as_uri()
-        self.cls = OAS31Validator if str(self.doc.get("openapi", "")).startswith("3.1") else OAS30Validator
+        v31 = str(self.doc.get("openapi", "")).startswith("3.1")
+        self.cls, self.formats = (OAS31Validator, oas31_format_checker) if v31 else (OAS30Validator, oas30_format_checker)
         self.registry = Registry(retrieve=self.retrieve).with_resource(self.uri, self.resource(self.doc))
         self.routes = []
         for template, item in (self.doc.get("paths") or {}).items():
@@ -53,7 +53,9 @@ class Original:
 
     @staticmethod
     def resource(doc):
-        return Resource(contents=doc, specification=DRAFT202012)
+        # OpenAPI documents are no JSON Schema resources (no `$id`, keywords of their own): read
+        # opaque, references resolved by pointer.
+        return Resource(contents=doc, specification=Specification.OPAQUE)
 
     def retrieve(self, uri):
         return self.resource(load(pathlib.Path(uri.removeprefix("file://"))))
@@ -63,13 +65,25 @@ class Original:
         return resolver.lookup(ref).contents
 
     def operation(self, method, path):
+        """(template, operation, where the operation is as a URI): an operation written in a file
+        of its own (`$ref: resources/x.yml`) is read there, and its own references from there."""
         for pattern, template, item in self.routes:
             if pattern.match(path) and method in item:
-                return template, item[method]
-        return None, None
+                op, where = item[method], f"{self.uri}#/paths/{escape(template)}/{method}"
+                if isinstance(op, dict) and "$ref" in op:
+                    where = self.absolute(self.uri, op["$ref"])
+                    op = self.follow(self.uri, op["$ref"])
+                return template, op, where
+        return None, None, None
+
+    @staticmethod
+    def absolute(base, ref):
+        """`ref` as an absolute URI with a fragment, read from a document at `base`."""
+        file, _, fragment = ref.partition("#")
+        return f"{urljoin(base, file) if file else base.split('#')[0]}#{fragment}"
 
     def verdict(self, method, path, body):
-        template, op = self.operation(method.lower(), path.split("?")[0])
+        template, op, where = self.operation(method.lower(), path.split("?")[0])
         if op is None:
             return None
         responses = op.get("responses") or {}
@@ -77,11 +91,10 @@ class Original:
         if not success:
             return None
         response = responses[success[0]]
-        where = f"{self.uri}#/paths/{escape(template)}/{method.lower()}/responses/{success[0]}"
+        where = f"{where}/responses/{success[0]}"
         if "$ref" in response:
-            file, _, fragment = response["$ref"].partition("#")
-            where = f"{urljoin(self.uri, file) if file else self.uri}#{fragment}"
-            response = self.follow(self.uri, response["$ref"])
+            where = self.absolute(where, response["$ref"])
+            response = self.follow(where.split("#")[0], "#" + where.split("#", 1)[1]) if "#" in where else response
         media = (response.get("content") or {}).get("application/json")
         if not media or "schema" not in media:
             return None
@@ -90,7 +103,7 @@ class Original:
             if body is None:
                 return None
         schema = {"$ref": f"{where}/content/application~1json/schema"}
-        validator = self.cls(schema, registry=self.registry)
+        validator = self.cls(schema, registry=self.registry, format_checker=self.formats)
         error = next(iter(validator.iter_errors(body)), None)
         if error is None:
             return None
