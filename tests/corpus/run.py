@@ -16,7 +16,6 @@ One line per document and mode goes to stdout, so a regression shows in the CI l
 Exits 1 when anything fails; a missing corpus fails too, it never skips.
 """
 
-import gzip
 import json
 import os
 import pathlib
@@ -24,10 +23,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import time
 
 import roundtrip
+from documents import unpack
 
 HERE = pathlib.Path(__file__).resolve().parent
 VALIDATE = HERE.parent / "conformance" / "validate.py"
@@ -54,32 +53,6 @@ OPTIC_SCOPED = {"box": (4, 4), "digitalocean": (8, 1), "discord": (4, 1), "kuber
 OPTIC_LOOSE = {"box", "digitalocean", "discord", "hetzner"}
 # One diff took 57 s at most (Mastodon): ten times that.
 OPTIC_SECONDS = 600
-
-
-def unpack(corpus, into):
-    """(name, entry document) for every corpus document, unpacked into `into`."""
-    docs = []
-    for path in sorted(corpus.iterdir()):
-        if path.name.endswith(".tree.tar.gz"):
-            stem = path.name[: -len(".tree.tar.gz")]
-            with tarfile.open(path) as tar:
-                tar.extractall(into / stem, filter="data")
-            docs.append((stem, find_entry(into / stem)))
-        elif path.name.endswith(".gz"):
-            target = into / path.name[: -len(".gz")]
-            with gzip.open(path) as src, open(target, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            docs.append((target.name, target))
-    return docs
-
-
-def find_entry(tree):
-    """The top-level document of a multi-file description's `specification/` folder."""
-    for spec in sorted(p for p in tree.rglob("specification") if p.is_dir()):
-        for doc in sorted(spec.iterdir()):
-            if doc.is_file() and any(l.startswith("openapi:") for l in doc.read_text(errors="replace").splitlines()):
-                return doc
-    raise SystemExit(f"{tree}: no entry document")
 
 
 def timed(argv):

@@ -28,7 +28,6 @@ listed one that no longer happens is reported so that the list shrinks. A docume
 than MIN_SERVED of the tools were answered or rightly refused fails too.
 """
 import fnmatch
-import gzip
 import json
 import os
 import pathlib
@@ -37,18 +36,20 @@ import shutil
 import socket
 import subprocess
 import sys
-import tarfile
 import threading
 import time
 import urllib.error
 import urllib.request
-import http.server
+from http import server as http_server
 
 import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 import sample
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "corpus"))
+from documents import unpack  # noqa: E402 - the corpus test's own reading of the corpus
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 IMPORT_DOC = ROOT / "docs" / "import.md"
@@ -63,24 +64,6 @@ MIN_SERVED_OF = {"twilio": 0.45}
 # One tool call, the origin included: past the gateway's own 30 s on the origin. Prism answers in
 # milliseconds, but its generator can spin on a schema for good (it is then started again).
 CALL_SECONDS = 45
-
-
-def unpack(corpus, into):
-    """(name, entry document) for every corpus document, unpacked into `into`."""
-    docs = []
-    for path in sorted(corpus.iterdir()):
-        if path.name.endswith(".tree.tar.gz"):
-            stem = path.name[: -len(".tree.tar.gz")]
-            with tarfile.open(path) as tar:
-                tar.extractall(into / stem, filter="data")
-            entry = next(p for p in sorted((into / stem).rglob("*.v2.yaml")) if p.parent.name == "specification")
-            docs.append((stem, entry))
-        elif path.name.endswith(".gz"):
-            target = into / path.name[: -len(".gz")]
-            with gzip.open(path) as src, open(target, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            docs.append((re.sub(r"\.(json|yaml)$", "", target.name), target))
-    return docs
 
 
 def free_port():
@@ -228,7 +211,7 @@ class Recorder:
         recorder = self
         self.upstream, self.answers = upstream, []
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(http_server.BaseHTTPRequestHandler):
             def do(self):
                 line = f"{self.command.lower()} {self.path}"
                 length = int(self.headers.get("Content-Length") or 0)
@@ -259,7 +242,7 @@ class Recorder:
             def log_message(self, *_):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = http_server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
