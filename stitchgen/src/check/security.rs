@@ -37,7 +37,7 @@ fn needs(s: &SecurityScheme, diags: &mut Diagnostics) {
                 s.name.span,
                 format!("security scheme `{}` is missing `{key}`", s.name.value),
             )
-            .label(format!("`type: {}` needs `{key}`", crate::model::type_name(kind.value))),
+            .label(format!("`type: {}` needs `{key}`", kind.value.as_str())),
         );
     }
 }
@@ -73,7 +73,7 @@ pub(super) fn check_services(all: &[Cx<'_>], diags: &mut Diagnostics) {
     let mut seen: Vec<(&SecurityScheme, serde_json::Value)> = Vec::new();
     for cx in all {
         for (_, s) in cx.c.security_schemes.iter().flat_map(|s| s.value.iter()) {
-            let facts = crate::model::scheme_facts(s);
+            let facts = s.to_openapi();
             match seen.iter().find(|(f, _)| f.name.value == s.name.value) {
                 Some((first, theirs)) if *theirs != facts => diags.push(
                     Diagnostic::new(

@@ -8,7 +8,7 @@ use crate::diag::Diagnostics;
 use crate::naming;
 use crate::parse::ast::{self, Completion, Contract, Endpoint, Framing, RuntimeTool, StreamFormat, Surface};
 pub use crate::schema::Wrap;
-pub use security::{Alternative, scheme_facts, type_name};
+pub use security::Alternative;
 
 mod security;
 

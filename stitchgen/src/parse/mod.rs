@@ -3,6 +3,7 @@
 pub mod ast;
 mod decode;
 pub mod node;
+mod security;
 
 use std::path::Path;
 
