@@ -217,7 +217,7 @@ class Recorder:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else None
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
-                request = urllib.request.Request(recorder.upstream() + self.path, data=body, headers=headers,
+                request = urllib.request.Request(recorder.upstream + self.path, data=body, headers=headers,
                                                  method=self.command)
                 try:
                     with NO_REDIRECTS.open(request, timeout=CALL_SECONDS) as answer:
@@ -377,7 +377,7 @@ def main():
             gateway, manifest, built = build(str(bin_), first, original, dir_)
             openapi = json.loads((dir_ / "gen" / "openapi.json").read_text())
             mock = Prism(prism, original, dir_)
-            recorder = Recorder(lambda: mock.url)
+            recorder = Recorder(mock.url)
             try:
                 results = anyio.run(call_all, gateway, mock, recorder.url, credentials(openapi), manifest["tools"])
                 log = (dir_ / "prism.log").read_text()
