@@ -21,6 +21,7 @@ pub mod mcp;
 #[cfg(feature = "client")]
 pub mod remote;
 mod runner;
+pub mod search;
 mod stream;
 #[cfg(feature = "client")]
 mod wire;

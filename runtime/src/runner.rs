@@ -384,7 +384,7 @@ pub(crate) fn no_arguments(input: &Value) -> Result<(), AppError> {
 }
 
 /// `VALIDATION_ERROR` whose `details.message` starts `Invalid params:` or `Invalid input:`.
-fn invalid(part: &str, summary: String, errors: Vec<Value>) -> AppError {
+pub(crate) fn invalid(part: &str, summary: String, errors: Vec<Value>) -> AppError {
     let message = format!("Invalid {part}: {summary}");
     let mut details = serde_json::json!({ "message": message });
     if !errors.is_empty() {

@@ -121,6 +121,10 @@ enum Command {
         /// Read a `$ref` that points nowhere as any value, with a warning, instead of stopping.
         #[arg(long)]
         lenient: bool,
+        /// List three tools (search, describe, call) over a catalog of every tool, for APIs
+        /// past what clients take (`toolDiscovery: search`).
+        #[arg(long)]
+        search: bool,
     },
     /// Print the JSON Schema of the contract DSL, for editors.
     Schema,
@@ -152,8 +156,8 @@ pub fn main() -> ExitCode {
         Command::Diff { old, new, format, fail_on, target } => {
             diff(&old, &new, format, fail_on, &target.options(), color)
         }
-        Command::Import { openapi, out, service, expose, lenient } => {
-            import(&openapi, &out, &crate::import::ImportOptions { service, expose, lenient }, color)
+        Command::Import { openapi, out, service, expose, lenient, search } => {
+            import(&openapi, &out, &crate::import::ImportOptions { service, expose, lenient, search }, color)
         }
         Command::Schema => {
             print!("{}", crate::dsl::schema_json());

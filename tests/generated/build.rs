@@ -65,7 +65,7 @@ fn imported(dir: &std::path::Path) {
     let mut includes = String::new();
     for (stem, entry, lenient) in cases {
         let service = format!("imported_{}", stem.to_lowercase().replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
-        let options = ImportOptions { service: Some(service.clone()), expose: true, lenient };
+        let options = ImportOptions { service: Some(service.clone()), expose: true, lenient, search: false };
         let imported = import(&entry, &options).unwrap_or_else(|e| panic!("{}: {e}", entry.display()));
         let contract = imported.contract.unwrap_or_else(|| panic!("{}: the import failed", entry.display()));
         let own = dir.join(&service);

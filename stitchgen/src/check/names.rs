@@ -4,7 +4,7 @@
 use super::Cx;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::naming::{self, MAX_TOOL_NAME};
-use crate::parse::ast::Surface;
+use crate::parse::ast::{Surface, ToolDiscovery};
 use crate::source::Span;
 
 /// One tool as the transports see it.
@@ -13,20 +13,23 @@ struct Tool {
     span: Span,
     derived: bool,
     transports: Vec<Surface>,
+    /// Whether the manifests list it (its contract is not in search mode).
+    listed: bool,
 }
 
 /// The tools of a contract: endpoints on a tool surface, and runtime tools.
 fn tools(cx: &Cx<'_>, diags: &mut Diagnostics) -> Vec<Tool> {
     let mut out = Vec::new();
+    let listed = cx.c.tool_discovery.as_ref().is_none_or(|d| d.value == ToolDiscovery::List);
     for e in cx.endpoints() {
         let transports: Vec<Surface> = cx.surfaces(e).into_iter().filter(|s| s.is_tool()).collect();
         if transports.is_empty() || super::is_http_only(e) {
             continue;
         }
         match e.tool.as_ref().and_then(|t| t.value.name.as_ref()) {
-            Some(n) => out.push(Tool { name: n.value.clone(), span: n.span, derived: false, transports }),
+            Some(n) => out.push(Tool { name: n.value.clone(), span: n.span, derived: false, transports, listed }),
             None => match naming::derive_tool_name(cx.service(), &e.action.value) {
-                Some(name) => out.push(Tool { name, span: e.action.span, derived: true, transports }),
+                Some(name) => out.push(Tool { name, span: e.action.span, derived: true, transports, listed }),
                 None if cx.c.service.is_some() => diags.push(
                     Diagnostic::new(
                         Code::UnderivableToolName,
@@ -46,7 +49,7 @@ fn tools(cx: &Cx<'_>, diags: &mut Diagnostics) -> Vec<Tool> {
             Some(list) => list.value.iter().map(|s| s.value).filter(|s| s.is_tool()).collect(),
             None => vec![Surface::Mcp, Surface::Agent],
         };
-        out.push(Tool { name: t.name.value.clone(), span: t.name.span, derived: false, transports });
+        out.push(Tool { name: t.name.value.clone(), span: t.name.span, derived: false, transports, listed });
     }
     out
 }
@@ -102,5 +105,32 @@ pub(super) fn check(all: &[Cx<'_>], diags: &mut Diagnostics) {
                 "set `tool.name` on one of them (names are unique per transport across every contract given together)",
             ));
         }
+    }
+    search_names(all, &every, diags);
+}
+
+/// In search mode the manifests list `search_tools`, `describe_tools` and `call_tool`: a tool
+/// listed beside them may not take one of their names.
+fn search_names(all: &[Cx<'_>], every: &[Tool], diags: &mut Diagnostics) {
+    let search = all.iter().find_map(|cx| cx.c.tool_discovery.as_ref().filter(|d| d.value == ToolDiscovery::Search));
+    let Some(search) = search else { return };
+    let model_facing = |t: &&Tool| t.transports.iter().any(|s| matches!(s, Surface::Mcp | Surface::Agent));
+    for t in every.iter().filter(|t| t.listed).filter(model_facing) {
+        if !stitchgen_runtime::search::META_TOOLS.contains(&t.name.as_str()) {
+            continue;
+        }
+        diags.push(
+            Diagnostic::new(
+                Code::DuplicateToolName,
+                t.span,
+                format!("tool name `{}` is one search mode lists", t.name),
+            )
+            .label(if t.derived { "derived name" } else { "named here" })
+            .secondary(
+                search.span,
+                "search mode lists `search_tools`, `describe_tools` and `call_tool` beside this tool",
+            )
+            .help("set another `tool.name`, or present this contract in search mode too (`toolDiscovery: search`)"),
+        );
     }
 }

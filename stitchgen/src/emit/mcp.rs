@@ -42,19 +42,37 @@ pub const CATALOG_META: &str = "stitchgen/catalog";
 /// annotations and `ui`; on the agent: name, description and parameters), so a stateless
 /// client can tell its catalog is stale.
 pub fn catalog_stamp(tools: &[Tool], transport: Surface) -> Value {
-    let entries: Vec<Value> = tools.iter().map(|t| t.entry(transport, None)).collect();
+    let mut entries: Vec<Value> = tools.iter().map(|t| t.entry(transport, None)).collect();
+    // Search mode changes what is listed: the stamp moves when a tool enters or leaves it.
+    let searched: Vec<&str> = tools.iter().filter(|t| t.searched).map(|t| t.name.as_str()).collect();
+    if !searched.is_empty() {
+        entries.push(json!({ "discovery": "search", "tools": searched }));
+    }
     json!({ "digest": canonical::digest(&Value::Array(entries)), "tools": tools.len() })
 }
 
-/// `{"tools": [...]}`, the `tools/list` result, sorted by name.
+/// `{"tools": [...]}`, the `tools/list` result, sorted by name: each tool, or in search mode
+/// the three tools that stand for the searched ones ([`super::search`]).
 pub fn mcp_manifest(surfaces: &Surfaces) -> Value {
     let stamp = catalog_stamp(&surfaces.mcp, Surface::Mcp);
-    let listed: Vec<Value> = surfaces.mcp.iter().map(|t| t.entry(Surface::Mcp, Some(&stamp))).collect();
-    json!({ "tools": listed })
+    listed(&surfaces.mcp, Surface::Mcp, Some(&stamp))
 }
 
 /// `{"tools": [{"name", "description", "parameters"}]}`, every object closed.
 pub fn agent_manifest(surfaces: &Surfaces) -> Value {
-    let listed: Vec<Value> = surfaces.agent.iter().map(|t| t.entry(Surface::Agent, None)).collect();
+    listed(&surfaces.agent, Surface::Agent, None)
+}
+
+/// The catalog of `transport`'s searched tools (`{"tools", "index"}`), when it has any.
+pub fn catalog(surfaces: &Surfaces, transport: Surface) -> Option<Value> {
+    let tools = surfaces.get(transport);
+    let stamp = (transport == Surface::Mcp).then(|| catalog_stamp(tools, transport));
+    super::search::catalog(tools, transport, stamp.as_ref())
+}
+
+fn listed(tools: &[Tool], transport: Surface, stamp: Option<&Value>) -> Value {
+    let mut listed: Vec<Value> = tools.iter().filter(|t| !t.searched).map(|t| t.entry(transport, stamp)).collect();
+    listed.extend(super::search::meta_tools(tools, transport, stamp));
+    listed.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     json!({ "tools": listed })
 }

@@ -3,6 +3,9 @@
 pub mod mcp;
 pub mod openapi;
 pub mod rust;
+pub mod search;
+
+use crate::parse::ast::Surface;
 
 /// Pretty JSON, 2-space indented, with a trailing newline: the form every JSON artifact ships in.
 pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
@@ -25,13 +28,20 @@ pub fn modules(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>,
     if failures.is_empty() { Ok(out) } else { Err(failures) }
 }
 
-/// The OpenAPI document and the MCP and agent manifests.
+/// The OpenAPI document, the MCP and agent manifests, and in search mode their catalogs.
 pub fn documents(model: &crate::model::Model, surfaces: &crate::present::Surfaces) -> Vec<crate::out::Artifact> {
     let artifact =
         |name: &str, value: serde_json::Value| crate::out::Artifact { name: name.into(), bytes: json_bytes(&value) };
-    vec![
+    let mut out = vec![
         artifact("openapi.json", openapi::document(model)),
         artifact("mcp-tools.json", mcp::mcp_manifest(surfaces)),
         artifact("agent-tools.json", mcp::agent_manifest(surfaces)),
-    ]
+    ];
+    // Search mode's catalogs, only where a contract asks for it: no other output moves.
+    for (name, transport) in [("mcp-catalog.json", Surface::Mcp), ("agent-catalog.json", Surface::Agent)] {
+        if let Some(catalog) = mcp::catalog(surfaces, transport) {
+            out.push(artifact(name, catalog));
+        }
+    }
+    out
 }

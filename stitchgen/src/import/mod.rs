@@ -32,6 +32,9 @@ pub struct ImportOptions {
     /// Read a `$ref` that points nowhere as any value (`{}`), with a warning, instead of
     /// refusing the description.
     pub lenient: bool,
+    /// Present the tools in search mode (`toolDiscovery: search`): three tools in the
+    /// manifests over a catalog of every tool, for APIs past what clients take.
+    pub search: bool,
 }
 
 /// What [`import`] read, found and wrote.
@@ -205,7 +208,8 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
     if options.expose {
         expose::expose(&mut body, &service, &mut summary);
     }
-    let contract = write::Contract { root, version: &version, entry, service, body };
+    let search = options.search;
+    let contract = write::Contract { root, version: &version, entry, service, body, search };
     let text = contract.render().map_err(crate::Error::Emit)?;
     diags.extend(lowered.diags);
     Ok(Imported { sources, diagnostics: diags.into_sorted(), contract: Some(text), summary })

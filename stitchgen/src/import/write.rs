@@ -21,6 +21,8 @@ pub(super) struct Contract<'a> {
     pub(super) service: String,
     /// `types` (in the order first met) and `endpoints` (in path order).
     pub(super) body: J,
+    /// Whether the tools are presented in search mode.
+    pub(super) search: bool,
 }
 
 impl Contract<'_> {
@@ -40,6 +42,9 @@ impl Contract<'_> {
         }
         doc["basePath"] = J::String("/".into());
         doc["toolExposure"] = J::String("explicit".into());
+        if self.search {
+            doc["toolDiscovery"] = J::String("search".into());
+        }
         let mut body = self.body;
         for key in ["securitySchemes", "security"] {
             if let Some(v) = body.get_mut(key).map(J::take) {

@@ -44,6 +44,8 @@ pub struct Service {
     pub operations: Vec<Operation>,
     /// The credentials the API takes, by name, as OpenAPI's Security Scheme Objects.
     pub security_schemes: std::collections::BTreeMap<String, Value>,
+    /// How the tool manifests present its tools (`toolDiscovery`).
+    pub discovery: crate::parse::ast::ToolDiscovery,
 }
 
 /// One operation: a contract endpoint or a runtime tool.
@@ -351,6 +353,7 @@ fn service(c: &Contract, source: &str, objects_only: bool) -> Service {
         types,
         operations,
         security_schemes: security::schemes(c),
+        discovery: c.tool_discovery.as_ref().map(|d| d.value).unwrap_or_default(),
         name,
     }
 }

@@ -129,6 +129,10 @@ pub struct Contract {
     /// Bytes a tool definition may take in a manifest (default 16384). Past it, its schemas keep
     /// each shared type once in `$defs`, then are relaxed from the deepest parts up, with a warning.
     pub tool_budget: Option<Sp<u64>>,
+    /// `list` (default): the MCP and agent manifests list each tool. `search`: they list three
+    /// tools instead, `search_tools`, `describe_tools` and `call_tool`, over a catalog of this
+    /// contract's tools, for APIs past what clients take.
+    pub tool_discovery: Option<Sp<ToolDiscovery>>,
     /// Shared named schemas, referred to as `{$ref: "#/types/NAME"}`.
     pub types: Option<Sp<Entries<Schema>>>,
     /// The endpoints, keyed by action (the handler method name), in order.
@@ -229,6 +233,17 @@ pub enum ToolExposure {
     Default,
     /// An omitted `expose` means HTTP only.
     Explicit,
+}
+
+/// How the tool manifests present a contract's tools.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "lowercase")]
+pub enum ToolDiscovery {
+    /// One manifest entry per tool.
+    #[default]
+    List,
+    /// Three tools, search, describe and call, over a catalog of every tool.
+    Search,
 }
 
 /// An HTTP method.

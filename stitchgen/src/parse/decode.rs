@@ -23,6 +23,7 @@ pub(crate) fn contract(root: &Node, diags: &mut Diagnostics) -> Option<Contract>
         meta: f.opt::<Any>("meta", diags).filter(|m| mapping(&m.0, "`meta`", diags)),
         tool_exposure: f.opt("toolExposure", diags),
         tool_budget: f.opt("toolBudget", diags),
+        tool_discovery: f.opt("toolDiscovery", diags),
         types: f.opt("types", diags),
         endpoints: f.opt("endpoints", diags),
         tools: f.opt("tools", diags),
@@ -348,6 +349,7 @@ fn quoted(all: &[&str]) -> String {
 
 keywords! {
     ToolExposure { "default" => ToolExposure::Default, "explicit" => ToolExposure::Explicit }
+    ToolDiscovery { "list" => ToolDiscovery::List, "search" => ToolDiscovery::Search }
     Method {
         "GET" => Method::Get, "HEAD" => Method::Head, "POST" => Method::Post,
         "PUT" => Method::Put, "PATCH" => Method::Patch, "DELETE" => Method::Delete,

@@ -35,6 +35,9 @@ pub struct Tool {
     pub kind: OpKind,
     /// How it was fitted to its byte budget, when it was past it.
     pub over: Option<budget::Over>,
+    /// Whether its contract presents it in search mode (`toolDiscovery: search`): listed in the
+    /// catalog that `describe_tools` reads rather than in the manifest.
+    pub searched: bool,
 }
 
 impl Tool {
@@ -297,6 +300,7 @@ pub(super) fn build(op: &Operation, svc: &Service, shows: Shows, memo: &Memo, bo
         action: op.action.clone(),
         kind: op.kind,
         over: None,
+        searched: svc.discovery == crate::parse::ast::ToolDiscovery::Search,
     };
     Some(Sized { tool, input: input_extra, output: output_extra })
 }

@@ -121,7 +121,13 @@ fn tool_surface(surfaces: &Surfaces, transport: Surface) -> Value {
         ))),
     };
     let rows: Vec<Value> = listed.iter().map(row).collect();
-    json!({ "transport": transport.as_str(), "catalog": stamp, "tools": rows })
+    let mut surface = json!({ "transport": transport.as_str(), "catalog": stamp, "tools": rows });
+    // Only in search mode, so that no other snapshot moves.
+    let full_stamp = (transport == Surface::Mcp).then(|| catalog_stamp(surfaces.get(transport), transport));
+    if let Some(d) = crate::emit::search::discovery(surfaces.get(transport), transport, full_stamp.as_ref()) {
+        surface["discovery"] = d;
+    }
+    surface
 }
 
 fn row(t: &Listed) -> Value {

@@ -117,6 +117,9 @@ pub fn moved_rows(old: &Value, new: &Value) -> Vec<String> {
         if o.and_then(|o| o.get("catalog")) != n.get("catalog") {
             out.push(format!("{transport} catalog: stamp moved"));
         }
+        if o.and_then(|o| o.get("discovery")) != n.get("discovery") {
+            out.push(format!("{transport} discovery: search mode changed"));
+        }
         let tool_key = |r: &Value| r["name"].as_str().unwrap_or("").to_owned();
         let what = format!("tool {transport}");
         compare_rows(
