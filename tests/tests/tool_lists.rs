@@ -9,13 +9,37 @@ use stitchgen_tests::{fixtures, repo_root};
 
 /// The MCP manifest, the agent manifest and the snapshot of one set of contracts.
 fn generate(inputs: &[(String, Vec<u8>)]) -> (Value, Value, Value) {
+    let (mcp, agent, snapshot, _) = generate_all(inputs);
+    (mcp, agent, snapshot)
+}
+
+/// As [`generate`], with the search-mode catalogs (MCP, agent) where the contracts have them.
+fn generate_all(inputs: &[(String, Vec<u8>)]) -> (Value, Value, Value, [Option<Value>; 2]) {
     let generated = stitchgen::generate_checked(stitchgen::check_inputs(inputs, &Options::default())).unwrap();
     assert!(!generated.checked.has_errors(), "{:?}", generated.checked.diagnostics);
-    let artifact = |name: &str| -> Value {
-        let a = generated.artifacts.iter().find(|a| a.name == name).unwrap();
-        serde_json::from_slice(&a.bytes).unwrap()
+    let artifact = |name: &str| -> Option<Value> {
+        let a = generated.artifacts.iter().find(|a| a.name == name)?;
+        Some(serde_json::from_slice(&a.bytes).unwrap())
     };
-    (artifact("mcp-tools.json"), artifact("agent-tools.json"), serde_json::from_slice(&generated.snapshot).unwrap())
+    let catalogs = [artifact("mcp-catalog.json"), artifact("agent-catalog.json")];
+    let snapshot = serde_json::from_slice(&generated.snapshot).unwrap();
+    (artifact("mcp-tools.json").unwrap(), artifact("agent-tools.json").unwrap(), snapshot, catalogs)
+}
+
+/// Every tool a transport offers, as its definition ships: the listed ones, and in search mode
+/// the catalog's in place of the three tools that stand for them; sorted by name.
+fn offered(manifest: &Value, catalog: Option<&Value>) -> Vec<Value> {
+    let meta = stitchgen_runtime::search::META_TOOLS;
+    let listed = manifest["tools"].as_array().unwrap().iter();
+    let mut entries: Vec<Value> = match catalog {
+        Some(_) => listed.filter(|t| !meta.contains(&t["name"].as_str().unwrap())).map(unstamped).collect(),
+        None => listed.map(unstamped).collect(),
+    };
+    if let Some(catalog) = catalog {
+        entries.extend(catalog["tools"].as_array().unwrap().iter().map(unstamped));
+    }
+    entries.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    entries
 }
 
 /// A tool's manifest entry without the catalog stamp every MCP tool carries alike.
@@ -46,9 +70,10 @@ fn input(text: &str) -> Vec<(String, Vec<u8>)> {
 fn every_tool_row_states_its_manifest_entry_and_every_stamp_covers_that_manifest() {
     let mut rows = 0;
     for f in fixtures("valid") {
-        let (mcp, agent, snapshot) = generate(&[(f.display().to_string(), std::fs::read(&f).unwrap())]);
-        for (transport, manifest) in [("MCP", &mcp), ("AGENT", &agent)] {
-            let entries: Vec<Value> = manifest["tools"].as_array().unwrap().iter().map(unstamped).collect();
+        let (mcp, agent, snapshot, [mcp_catalog, agent_catalog]) =
+            generate_all(&[(f.display().to_string(), std::fs::read(&f).unwrap())]);
+        for (transport, manifest, catalog) in [("MCP", &mcp, &mcp_catalog), ("AGENT", &agent, &agent_catalog)] {
+            let entries = offered(manifest, catalog.as_ref());
             let listed = surface(&snapshot, transport);
             let tools = listed["tools"].as_array().unwrap();
             let names = |v: &[Value]| v.iter().map(|t| t["name"].clone()).collect::<Vec<_>>();
@@ -58,8 +83,14 @@ fn every_tool_row_states_its_manifest_entry_and_every_stamp_covers_that_manifest
                 assert_eq!(row["bytes"], json!(compact), "{}: {transport} {}", f.display(), row["name"]);
                 rows += 1;
             }
-            // The stamp covers what the manifest advertises, and nothing else.
-            assert_eq!(listed["catalog"], json!(digest(&Value::Array(entries))), "{}: {transport}", f.display());
+            // The stamp covers what the transport offers, and nothing else; in search mode also
+            // which tools are searched, since that changes what is listed.
+            let mut covered = entries;
+            if let Some(catalog) = catalog {
+                let searched: Vec<&Value> = catalog["tools"].as_array().unwrap().iter().map(|t| &t["name"]).collect();
+                covered.push(json!({ "discovery": "search", "tools": searched }));
+            }
+            assert_eq!(listed["catalog"], json!(digest(&Value::Array(covered))), "{}: {transport}", f.display());
         }
         for tool in mcp["tools"].as_array().unwrap() {
             let stamp = &tool["_meta"]["stitchgen/catalog"]["digest"];
