@@ -26,8 +26,16 @@ fn main() {
             contract.display()
         );
     }
+    // In search mode (`toolDiscovery: search`) the manifest's three tools stand for a catalog.
+    let catalog = if dir.join("mcp-catalog.json").is_file() {
+        "Some(include_str!(concat!(env!(\"OUT_DIR\"), \"/contract/mcp-catalog.json\")))"
+    } else {
+        "None"
+    };
     let gateway = format!(
         "include!(concat!(env!(\"OUT_DIR\"), \"/contract/{module}.rs\"));\n\
+         /// The contract's tool catalog, when its tools are presented in search mode.\n\
+         pub const MCP_CATALOG: Option<&str> = {catalog};\n\
          /// The contract's service name.\n\
          pub const NAME: &str = {module:?};\n\
          /// The contract's service in front of `origin`.\n\

@@ -14,6 +14,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
 
+use crate::search::{Catalog, DISCOVERY_META, META_TOOLS};
 use crate::{AppError, Ctx, Service, Surface, ToolOutcome};
 
 /// The `_meta` key of the catalog stamp.
@@ -29,6 +30,8 @@ pub enum ManifestError {
     /// A listed tool no service serves on MCP, or the reverse: the manifest and the code were
     /// generated from different contracts.
     Stale(String),
+    /// The manifest is in search mode: it is served with its catalog, by [`McpServer::searching`].
+    NeedsCatalog,
 }
 
 impl std::fmt::Display for ManifestError {
@@ -36,6 +39,10 @@ impl std::fmt::Display for ManifestError {
         match self {
             ManifestError::Unreadable(e) => write!(f, "the MCP manifest does not read: {e}"),
             ManifestError::Stale(e) => write!(f, "the MCP manifest does not match the services ({e}); regenerate both"),
+            ManifestError::NeedsCatalog => write!(
+                f,
+                "the MCP manifest is in search mode: serve it with `mcp-catalog.json`, by `McpServer::searching`"
+            ),
         }
     }
 }
@@ -47,6 +54,7 @@ impl std::error::Error for ManifestError {}
 pub struct McpServer {
     services: Arc<[Service]>,
     tools: Arc<[Tool]>,
+    catalog: Option<Arc<Catalog>>,
     stamp: Option<Value>,
     identify: Identify,
     name: Arc<str>,
@@ -63,18 +71,52 @@ impl McpServer {
     /// its tools on `services`. Every listed tool must be an MCP tool of one service and every
     /// MCP tool of the services must be listed.
     pub fn new(manifest: &str, services: impl IntoIterator<Item = Service>) -> Result<Self, ManifestError> {
+        Self::build(manifest, None, services)
+    }
+
+    /// A server for a manifest in search mode: it lists `search_tools`, `describe_tools` and
+    /// `call_tool` (and any tool of a contract in the default mode), and `catalog` (the generated
+    /// `mcp-catalog.json`) holds the tools they stand for. Every tool of the manifest and the
+    /// catalog must be an MCP tool of one service, and every MCP tool of the services must be in
+    /// one of them.
+    pub fn searching(
+        manifest: &str,
+        catalog: &str,
+        services: impl IntoIterator<Item = Service>,
+    ) -> Result<Self, ManifestError> {
+        let catalog = Catalog::parse(catalog).map_err(|e| ManifestError::Unreadable(format!("the catalog: {e}")))?;
+        Self::build(manifest, Some(catalog), services)
+    }
+
+    fn build(
+        manifest: &str,
+        catalog: Option<Catalog>,
+        services: impl IntoIterator<Item = Service>,
+    ) -> Result<Self, ManifestError> {
         let mut doc: Value = serde_json::from_str(manifest).map_err(|e| ManifestError::Unreadable(e.to_string()))?;
         let tools: Vec<Tool> =
             serde_json::from_value(doc["tools"].take()).map_err(|e| ManifestError::Unreadable(e.to_string()))?;
         let services: Arc<[Service]> = services.into_iter().collect();
-        for tool in &tools {
-            if !services.iter().any(|s| s.find_tool(Surface::Mcp, &tool.name).is_some()) {
-                return Err(ManifestError::Stale(format!("no service serves listed tool `{}`", tool.name)));
+        let searching = tools.iter().any(|t| t.meta.as_ref().is_some_and(|m| m.get(DISCOVERY_META).is_some()));
+        if searching != catalog.is_some() {
+            return Err(match catalog {
+                None => ManifestError::NeedsCatalog,
+                Some(_) => {
+                    ManifestError::Stale("a catalog was given with a manifest that is not in search mode".into())
+                }
+            });
+        }
+        let served = |name: &str| services.iter().any(|s| s.find_tool(Surface::Mcp, name).is_some());
+        let own = tools.iter().map(|t| t.name.as_ref()).filter(|n| !(searching && META_TOOLS.contains(n)));
+        for name in own.chain(catalog.iter().flat_map(|c| c.names())) {
+            if !served(name) {
+                return Err(ManifestError::Stale(format!("no service serves listed tool `{name}`")));
             }
         }
         for op in services.iter().flat_map(|s| s.operations().iter()).filter(|op| op.on(Surface::Mcp)) {
             let name = op.tool_name.unwrap_or_default();
-            if !tools.iter().any(|t| t.name == name) {
+            let in_catalog = catalog.as_ref().is_some_and(|c| c.definition(name).is_some());
+            if !in_catalog && !tools.iter().any(|t| t.name == name) {
                 return Err(ManifestError::Stale(format!("tool `{name}` is not listed")));
             }
         }
@@ -82,6 +124,7 @@ impl McpServer {
         Ok(McpServer {
             services,
             tools: tools.into(),
+            catalog: catalog.map(Arc::new),
             stamp,
             identify: Arc::new(|_| Ctx::anonymous()),
             name: "stitchgen".into(),
@@ -196,14 +239,20 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let Some(service) = self.services.iter().find(|s| s.find_tool(Surface::Mcp, &request.name).is_some()) else {
-            // The one failure MCP wants as a protocol error.
-            return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
-        };
+        let listed = self.tools.iter().any(|t| t.name == request.name);
+        let searched = self.catalog.as_ref().filter(|_| META_TOOLS.contains(&request.name.as_ref()));
+        let service = self.services.iter().find(|s| s.find_tool(Surface::Mcp, &request.name).is_some());
         let headers = context.extensions.get::<http::request::Parts>().map(|p| &p.headers);
         let ctx = (self.identify)(headers);
         let args = Value::Object(request.arguments.unwrap_or_default());
-        let result = match service.call_tool(Surface::Mcp, &request.name, args, &ctx).await {
+        let called = match (listed, searched, service) {
+            (true, Some(catalog), _) => catalog.call(&self.services, Surface::Mcp, &request.name, args, &ctx).await,
+            (true, None, Some(service)) => service.call_tool(Surface::Mcp, &request.name, args, &ctx).await,
+            // The one failure MCP wants as a protocol error: a tool the manifest does not list
+            // (in search mode, a catalog tool is called through `call_tool`).
+            _ => return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None)),
+        };
+        let result = match called {
             Ok(outcome) => self.answer(outcome).unwrap_or_else(|e| self.failure(&e)),
             Err(e) => self.failure(&e),
         };

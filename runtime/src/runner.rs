@@ -346,12 +346,35 @@ pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Op
     if validator.is_valid(value) {
         return None;
     }
-    let errors: Vec<Value> = validator
-        .iter_errors(value)
-        .take(20)
-        .map(|e| serde_json::json!({ "path": e.instance_path().as_str(), "message": e.to_string() }))
-        .collect();
+    let mut errors: Vec<Value> = Vec::new();
+    for e in validator.iter_errors(value).take(20) {
+        explain(&e, &mut errors);
+    }
+    errors.truncate(20);
     (!errors.is_empty()).then_some(errors)
+}
+
+/// `{path, message}` of `e`; where no branch of a union matched, the errors of the closest
+/// branch instead (the fewest errors, then the deepest): "/size: 42 is not of type string"
+/// says what to fix, where "not valid under any of the schemas" only restates the value.
+fn explain(e: &jsonschema::ValidationError<'_>, out: &mut Vec<Value>) {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    if let Kind::AnyOf { context } | Kind::OneOfNotValid { context } = e.kind() {
+        let depth = |branch: &Vec<jsonschema::ValidationError<'static>>| {
+            branch.iter().map(|e| e.instance_path().as_str().matches('/').count()).max().unwrap_or(0)
+        };
+        let closest = context
+            .iter()
+            .filter(|b| !b.is_empty())
+            .min_by(|a, b| a.len().cmp(&b.len()).then_with(|| depth(b).cmp(&depth(a))));
+        if let Some(branch) = closest {
+            for sub in branch {
+                explain(sub, out);
+            }
+            return;
+        }
+    }
+    out.push(serde_json::json!({ "path": e.instance_path().as_str(), "message": e.to_string() }));
 }
 
 pub(crate) fn validate(validator: Option<&jsonschema::Validator>, value: &Value, part: &str) -> Result<(), AppError> {

@@ -5,7 +5,8 @@
 # surface and over MCP (the official Python SDK). Prism refuses no request the gateway forwards,
 # the runner refuses none of Prism's answers, and an invalid argument never leaves the gateway.
 # Then every corpus document the same way (tests/e2e/gateway/corpus.py): its tools called with
-# arguments made from their schemas, each refusal named in docs/import.md.
+# arguments made from their schemas, each refusal named in docs/import.md. Last, search mode
+# (tests/e2e/gateway/search.py): DigitalOcean's tools behind search, describe and call.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -71,6 +72,12 @@ venv=$e2e_venv
 suite "the gateway in front of every corpus document: no refusal left unexplained (docs/import.md)" -- \
   "$venv/bin/python" tests/e2e/gateway/corpus.py "$target/stitchgen" "$prism/node_modules/.bin/prism" "$oas_python" \
   "$corpus" "$work/corpus"
+
+echo "-- search mode: DigitalOcean imported with --search, three tools in front of Prism"
+spec_dir="${MCP_SPEC_DIR:-$root/../shared/mcp-spec}"
+suite "search, describe and call through the official Python SDK" -- \
+  "$venv/bin/python" tests/e2e/gateway/search.py "$target/stitchgen" "$prism/node_modules/.bin/prism" \
+  "$corpus" "$work/search" "$spec_dir"
 
 echo "gateway: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -27,7 +27,7 @@ use stitchgen_runtime::mcp::McpServer;
 use stitchgen_runtime::remote::Origin;
 use stitchgen_runtime::{Ctx, Service};
 
-use gateway_example::{self as generated, MCP_TOOLS};
+use gateway_example::{self as generated, MCP_CATALOG, MCP_TOOLS};
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -143,7 +143,15 @@ fn main() -> ExitCode {
 }
 
 async fn mcp(service: Service, ctx: Ctx) -> Result<(), Error> {
-    McpServer::new(MCP_TOOLS, [service])?.named(generated::NAME).with_identity(ctx).serve_stdio().await
+    server(service)?.named(generated::NAME).with_identity(ctx).serve_stdio().await
+}
+
+/// The MCP server of the contract's tools: listed, or in search mode with its catalog.
+fn server(service: Service) -> Result<McpServer, Error> {
+    Ok(match MCP_CATALOG {
+        Some(catalog) => McpServer::searching(MCP_TOOLS, catalog, [service])?,
+        None => McpServer::new(MCP_TOOLS, [service])?,
+    })
 }
 
 /// MCP over streamable HTTP at `/mcp`. Every caller is the one identity of `--scope`: put the
@@ -157,7 +165,7 @@ async fn http(addr: &str, service: Service, ctx: Ctx, forward: bool) -> Result<(
             _ => ctx.clone(),
         }
     };
-    let mcp = McpServer::new(MCP_TOOLS, [service])?.named(generated::NAME).identify(identify);
+    let mcp = server(service)?.named(generated::NAME).identify(identify);
     let app = axum::Router::new().nest_service("/mcp", mcp.streamable_http());
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("gateway: listening on http://{}/mcp", listener.local_addr()?);

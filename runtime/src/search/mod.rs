@@ -99,6 +99,11 @@ impl Catalog {
                 let arguments = match args.remove("arguments") {
                     None | Some(Value::Null) => Value::Object(Map::new()),
                     Some(v @ Value::Object(_)) => v,
+                    // A function tool's objects are closed: the agent surface sends JSON text.
+                    Some(Value::String(text)) => match serde_json::from_str(&text) {
+                        Ok(v @ Value::Object(_)) => v,
+                        _ => return Err(argument("/arguments", "must be a JSON object: the tool's own arguments")),
+                    },
                     Some(_) => return Err(argument("/arguments", "must be an object: the tool's own arguments")),
                 };
                 let service = services.iter().find(|s| s.find_tool(surface, &name).is_some()).ok_or_else(|| {

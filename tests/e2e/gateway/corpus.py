@@ -81,10 +81,11 @@ def credentials(openapi):
     return [f"{name}={'corpus:token' if basic(s) else 'corpus-token'}" for name, s in sorted(schemes.items())]
 
 
-def build(bin_, name, original, work):
-    """The exposed contract, its artifacts and a gateway binary built for it."""
+def build(bin_, name, original, work, flags=()):
+    """The exposed contract (imported with `flags` too), its artifacts and a gateway binary
+    built for it."""
     contract = work / f"{name}.stitch.yaml"
-    run([bin_, "import", str(original), "--expose", "--out", str(contract), "--color", "never"])
+    run([bin_, "import", str(original), "--expose", *flags, "--out", str(contract), "--color", "never"])
     run([bin_, "generate", str(contract), "--out", str(work / "gen"), "--color", "never"])
     start = time.monotonic()
     run(["cargo", "build", "--locked", "-q", "-p", "gateway-example"], env={**os.environ, "GATEWAY_CONTRACT": str(contract)})
