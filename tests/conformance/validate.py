@@ -2,7 +2,8 @@
 
 usage: validate.py OUT_DIR MCP_SPEC_DIR TARGET...
 
-OUT_DIR holds openapi.json, mcp-tools.json and agent-tools.json from `stitchgen generate`.
+OUT_DIR holds openapi.json, mcp-tools.json and agent-tools.json from `stitchgen generate`, and
+in search mode mcp-catalog.json and agent-catalog.json, whose tools are checked as listed ones.
 Each TARGET is an MCP protocol version whose official schema every tool must satisfy.
 Prints one line per artifact checked; exits 1 on the first class of failure found.
 """
@@ -18,6 +19,12 @@ from openapi_spec_validator import validate as validate_openapi
 def load(path):
     with open(path, encoding="utf-8") as f:
         return json.load(f)
+
+
+def catalog_tools(out_dir, name):
+    """The tools of a search-mode catalog, when the contracts have one."""
+    path = out_dir / name
+    return load(path)["tools"] if path.exists() else []
 
 
 def spec_validator(spec_dir, target, definition):
@@ -58,9 +65,10 @@ def main():
         failures.append(f"openapi.json declares {openapi.get('openapi')!r}, not 3.1.0")
 
     mcp = load(out_dir / "mcp-tools.json")
+    mcp_tools = mcp["tools"] + catalog_tools(out_dir, "mcp-catalog.json")
     for target in targets:
         tool_v = spec_validator(spec_dir, target, "Tool")
-        for tool in mcp["tools"]:
+        for tool in mcp_tools:
             for err in tool_v.iter_errors(tool):
                 failures.append(f"MCP {target}: tool {tool['name']}: {err.message} at {list(err.absolute_path)}")
         # The manifest is the whole 2025-11-25 result. From 2026-07-28 on, a result also carries
@@ -68,7 +76,7 @@ def main():
         if target == "2025-11-25":
             for err in spec_validator(spec_dir, target, "ListToolsResult").iter_errors(mcp):
                 failures.append(f"MCP {target}: tools/list result: {err.message} at {list(err.absolute_path)}")
-    for tool in mcp["tools"]:
+    for tool in mcp_tools:
         for key in ("inputSchema", "outputSchema"):
             if key in tool:
                 try:
@@ -77,7 +85,8 @@ def main():
                     failures.append(f"MCP tool {tool['name']}: {key} is not a valid 2020-12 schema: {e}")
 
     agent = load(out_dir / "agent-tools.json")
-    for tool in agent["tools"]:
+    agent_tools = agent["tools"] + catalog_tools(out_dir, "agent-catalog.json")
+    for tool in agent_tools:
         if set(tool) != {"name", "description", "parameters"}:
             failures.append(f"agent tool {tool.get('name')}: keys {sorted(tool)}")
         try:
@@ -91,7 +100,8 @@ def main():
         print(f"FAIL: {out_dir.name}: {f}")
     print(
         f"{out_dir.name}: openapi ({len(openapi.get('paths', {}))} paths), "
-        f"{len(mcp['tools'])} MCP tools against {', '.join(targets)}, {len(agent['tools'])} agent tools"
+        f"{len(mcp_tools)} MCP tools against {', '.join(targets)}, {len(agent_tools)} agent tools"
+        + (f" ({len(mcp_tools) - len(mcp['tools'])} of them in the search catalog)" if len(mcp_tools) > len(mcp["tools"]) else "")
     )
     sys.exit(1 if failures else 0)
 

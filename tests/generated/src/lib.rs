@@ -12,6 +12,7 @@ stitchgen_runtime::include_contract!("default_null");
 stitchgen_runtime::include_contract!("enum_beside_all_of");
 stitchgen_runtime::include_contract!("enum_plus_one");
 stitchgen_runtime::include_contract!("examples");
+stitchgen_runtime::include_contract!("fleet");
 stitchgen_runtime::include_contract!("fields_same_case");
 stitchgen_runtime::include_contract!("generated_input");
 stitchgen_runtime::include_contract!("hostile");
