@@ -22,7 +22,7 @@ fn machine(id: u64, name: &str, size: &str) -> fleet::types::Machine {
 
 impl fleet::Handler for Fleet {
     async fn create_machine(&self, _: &Ctx, input: create_machine::Input) -> Reply<create_machine::Output> {
-        let size = serde_json::to_value(&input.size).unwrap();
+        let size = serde_json::to_value(input.size).unwrap();
         Ok(machine(7, &input.name, size.as_str().unwrap()))
     }
     async fn list_machines(&self, _: &Ctx, _: list_machines::Input) -> Reply<list_machines::Output> {
