@@ -208,7 +208,20 @@ fn tools(old: &Index<'_>, new: &Index<'_>, transport: Surface, out: &mut Out) {
     for ot in &old_tools {
         let subject = format!("{} ({t})", ot.name);
         match new_names.get(&ot.name) {
-            Some(&i) => tool((old, new), (ot, &new_tools[i]), &subject, out),
+            Some(&i) => {
+                let nt = &new_tools[i];
+                tool((old, new), (ot, nt), &subject, out);
+                // The CLI addresses every tool by name in either mode; a model's client does not.
+                if ot.searched != nt.searched && transport != Surface::Cli {
+                    let how = |t: &Tool| if t.searched { "through `call_tool`" } else { "by its own name" };
+                    out.push(
+                        Consumer::Tools,
+                        &subject,
+                        "tool-discovery-changed",
+                        format!("called {} → {}", how(ot), how(nt)),
+                    );
+                }
+            }
             None => match new_owners.get(&owner(ot)) {
                 Some(&i) => out.push(Consumer::Tools, &subject, "tool-renamed", format!("now `{}`", new_tools[i].name)),
                 None => out.push(Consumer::Tools, &subject, "tool-removed", format!("no longer on {t}")),

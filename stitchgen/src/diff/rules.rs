@@ -76,6 +76,7 @@ rules! {
     "tool-removed", None, Some(Breaking), "a tool is gone from a transport";
     "tool-added", None, Some(Info), "a new tool on a transport";
     "tool-renamed", None, Some(Breaking), "an operation's tool name changed";
+    "tool-discovery-changed", None, Some(Breaking), "a tool entered or left search mode: it is called by its own name, or through `call_tool`";
     "scope-changed", Some(Warning), Some(Warning), "the scope that guards an operation changed";
     "required-input-added", Some(Breaking), Some(Breaking), "a new input that callers must send";
     "optional-input-added", Some(Info), Some(Info), "a new optional input";
