@@ -57,6 +57,7 @@ fn every_fixture() -> Vec<Case> {
         enum_beside_all_of,
         enum_plus_one,
         examples,
+        fleet,
         fields_same_case,
         generated_input,
         hostile,
