@@ -164,6 +164,15 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
             } else if expose {
                 let (ops, tools) = json_operations(&checked);
                 (json_ops, json_tools) = (json_ops + ops, json_tools + tools);
+                // A real API diffed against itself: every rule runs over it, none may fire.
+                let side = [(format!("{name}.stitch.yaml"), contract.as_bytes().to_vec())];
+                let same = stitchgen::diff(&side, &side, &stitchgen::Options::default());
+                if !same.changes.is_empty() {
+                    failures.push(format!(
+                        "{name}: diffed against itself: {:?}",
+                        &same.changes[..same.changes.len().min(3)]
+                    ));
+                }
                 let written = imported.summary.exposed.unwrap_or_default();
                 let want = TOOLS.iter().find(|(doc, _)| name.starts_with(doc)).map(|(_, n)| *n);
                 println!("{name}: {written} tools written, {tools} of {ops} JSON operations on MCP");

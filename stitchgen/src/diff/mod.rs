@@ -114,12 +114,7 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
                 format!("{} {} → {} {}", method(o), path(o), method(n), path(n)),
             );
         }
-        let media = |op: &Operation| {
-            op.http.as_ref().and_then(|h| h.input_content_type.clone()).unwrap_or_else(|| "application/json".into())
-        };
-        if o.input.is_some() && n.input.is_some() && media(o) != media(n) {
-            out.push(Consumer::Http, &subject, "input-content-type-changed", format!("{} → {}", media(o), media(n)));
-        }
+        media(o, n, &subject, out);
         if let (Some(oh), Some(nh)) = (&o.http, &n.http) {
             exchange(oh, o.output.is_some(), nh, n.output.is_some(), &subject, out);
         }
@@ -128,6 +123,12 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
         c.schema(o.params.as_ref(), n.params.as_ref(), "params", Dir::Input, out);
         c.schema(o.input.as_ref(), n.input.as_ref(), "input", Dir::Input, out);
         c.schema(o.output.as_ref(), n.output.as_ref(), "output", Dir::Output, out);
+        // A stream's frames are its answer: compared as an output, item and terminal frame.
+        let (ost, nst) = (o.http_kind.stream.as_ref(), n.http_kind.stream.as_ref());
+        if let (Some(a), Some(b)) = (ost, nst) {
+            c.schema(Some(&a.item), Some(&b.item), "stream.item", Dir::Output, out);
+            c.schema(a.terminal.as_ref(), b.terminal.as_ref(), "stream.terminal", Dir::Output, out);
+        }
     }
     for (_, n) in new.on_http() {
         if old.find(n).filter(|(_, o)| o.http.is_some()).is_none() {
@@ -138,6 +139,24 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
                 format!("{} {}", method(n), path(n)),
             );
         }
+    }
+}
+
+/// The media types of the request body and of the success answer, and whether each is there.
+/// An answer that appears or goes is the output's rules' to report.
+fn media(o: &Operation, n: &Operation, subject: &str, out: &mut Out) {
+    match (o.request_media(), n.request_media()) {
+        (Some(a), Some(b)) if a != b => {
+            out.push(Consumer::Http, subject, "input-content-type-changed", format!("{a} → {b}"))
+        }
+        (None, Some(b)) => out.push(Consumer::Http, subject, "request-body-added", format!("now reads {b}")),
+        (Some(a), None) => out.push(Consumer::Http, subject, "request-body-removed", format!("no longer reads {a}")),
+        _ => {}
+    }
+    if let (Some(a), Some(b)) = (o.answer_media(), n.answer_media())
+        && a != b
+    {
+        out.push(Consumer::Http, subject, "response-media-type-changed", format!("{a} → {b}"));
     }
 }
 

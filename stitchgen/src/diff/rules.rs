@@ -67,7 +67,10 @@ rules! {
     "operation-removed", Some(Breaking), None, "an HTTP operation is gone";
     "operation-added", Some(Info), None, "a new HTTP operation";
     "route-changed", Some(Breaking), None, "an operation's method or path changed";
-    "input-content-type-changed", Some(Breaking), None, "the media type of a JSON request body changed";
+    "input-content-type-changed", Some(Breaking), None, "the media type of a request body changed (JSON, its `inputContentType`, or an upload)";
+    "request-body-added", Some(Breaking), None, "the operation now reads a request body: a client that sent none sends the wrong request";
+    "request-body-removed", Some(Warning), None, "the operation no longer reads a request body: what clients send is ignored";
+    "response-media-type-changed", Some(Breaking), None, "the media type of the success answer changed (JSON, raw bytes or a stream)";
     "success-status-changed", Some(Breaking), None, "the status of a successful answer changed";
     "response-header-removed", Some(Breaking), None, "a documented response header is gone";
     "response-header-made-optional", Some(Breaking), None, "a required response header became optional";
@@ -100,6 +103,7 @@ rules! {
     "output-constraint-changed", Some(Info), Some(Info), "a bound, pattern or format of an output changed";
     "input-branch-added", Some(Info), Some(Info), "an input accepts a new `anyOf`/`oneOf` branch";
     "input-branch-removed", Some(Breaking), Some(Breaking), "an input no longer accepts an `anyOf`/`oneOf` branch";
+    "input-branch-overlaps", Some(Breaking), Some(Breaking), "a new `oneOf` branch of an input overlaps another: a value both match is refused";
     "output-branch-added", Some(Warning), Some(Warning), "an output may take a new `anyOf`/`oneOf` branch";
     "output-branch-removed", Some(Breaking), Some(Breaking), "an output lost an `anyOf`/`oneOf` branch that found no counterpart";
     "composition-changed", Some(Warning), Some(Warning), "`anyOf` became `oneOf` (or back), or an `allOf` part that does not merge changed; review it";

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::schema::{Dir, Side, Walk, def_ref, props, types};
+use super::schema::{Dir, Side, Walk, def_ref, props, strings, types};
 
 /// The union keyword of `v` and its branches.
 pub(super) fn of(v: &Value) -> Option<(&'static str, &Vec<Value>)> {
@@ -45,7 +45,18 @@ pub(super) fn compare(walk: &mut Walk<'_>, o: &Value, n: &Value, at: &str, depth
         };
         walk.push(rule, format!("{at}: {says} {}", label(walk, 0, b, i)));
     }
+    let one_of = of(n).is_some_and(|(k, _)| k == "oneOf");
     for (j, b) in nb.iter().enumerate().filter(|(j, _)| !pairs.iter().any(|p| p.1 == *j)) {
+        // `oneOf` refuses a value two branches match: an input that matched one now may not.
+        let overlapped = (0..nb.len()).find(|&k| k != j && overlap(walk, &nb[j], &nb[k]));
+        if let (Dir::Input, true, Some(k)) = (dir, one_of, overlapped) {
+            let (added, other) = (named(walk, b, j), named(walk, &nb[k], k));
+            walk.push(
+                "input-branch-overlaps",
+                format!("{at}: {added} overlaps {other}: a value both match is refused"),
+            );
+            continue;
+        }
         let (rule, says) = match (dir, bare(b)) {
             (Dir::Input, true) => ("input-type-widened", "also accepts"),
             (Dir::Input, false) => ("input-branch-added", "also accepts"),
@@ -157,6 +168,29 @@ fn pair(walk: &Walk<'_>, ob: &[Value], nb: &[Value]) -> Vec<(usize, usize)> {
     pairs
 }
 
+/// Whether some value may match both branches `a` and `b` of one side (the new one): their types
+/// meet (an integer is a number), no discriminator tells them apart, and neither is a closed
+/// object that lacks a property the other requires. A branch that states no type meets any.
+fn overlap(walk: &Walk<'_>, a: &Value, b: &Value) -> bool {
+    let widen = |mut k: BTreeSet<String>| {
+        if k.contains("integer") {
+            k.insert("number".into());
+        }
+        if k.contains("number") {
+            k.insert("integer".into());
+        }
+        k
+    };
+    let (ka, kb) = (widen(kind(walk, 1, a)), widen(kind(walk, 1, b)));
+    let types_meet = ka.is_empty() || kb.is_empty() || !ka.is_disjoint(&kb);
+    let (a, b) = (walk.target(1, a).map_or(a, |(_, v)| v), walk.target(1, b).map_or(b, |(_, v)| v));
+    let excludes = |closed: &Value, other: &Value| {
+        closed.get("additionalProperties") == Some(&Value::Bool(false))
+            && strings(other.get("required")).iter().any(|r| !props(closed).contains_key(*r))
+    };
+    types_meet && !disagree(&tags(a), &tags(b)) && !excludes(a, b) && !excludes(b, a)
+}
+
 /// The JSON types a branch allows, a `$defs` reference read through.
 fn kind(walk: &Walk<'_>, side: Side, b: &Value) -> BTreeSet<String> {
     let b = walk.target(side, b).map_or(b, |(_, body)| body);
@@ -206,6 +240,20 @@ fn tags(b: &Value) -> BTreeSet<(String, String)> {
 /// Two branches whose same discriminator property holds different values.
 fn disagree(a: &BTreeSet<(String, String)>, b: &BTreeSet<(String, String)>) -> bool {
     a.iter().any(|(p, v)| b.iter().any(|(q, w)| p == q && v != w))
+}
+
+/// A new branch's [`label`], with the properties it requires where the label is only its types
+/// (two object branches are then told apart: "object with `iban`").
+fn named(walk: &Walk<'_>, b: &Value, index: usize) -> String {
+    let l = label(walk, 1, b, index);
+    let body = walk.target(1, b).map_or(b, |(_, v)| v);
+    let required = strings(body.get("required"));
+    let bare_types = tags(b).is_empty() && def_ref(b).is_none() && b.get("title").is_none();
+    if !bare_types || required.is_empty() {
+        return l;
+    }
+    let names: Vec<String> = required.iter().map(|r| format!("`{r}`")).collect();
+    format!("{l} with {}", names.join(", "))
 }
 
 /// How a report names a branch: its discriminator, its type's name, its title or its types.

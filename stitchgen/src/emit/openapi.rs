@@ -252,17 +252,18 @@ fn responses(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
 fn success(op: &Operation, svc: &Service, style: Style<'_>) -> (String, Value) {
     let http = op.http.as_ref().expect("HTTP operations have a route");
     let kind = &op.http_kind;
-    if let Some(content_type) = &kind.raw_response {
+    if kind.raw_response.is_some() {
         if http.method == Method::Head {
             return ("200".into(), json!({ "description": "The resource exists." }));
         }
-        let ct = content_type.clone().unwrap_or_else(|| "application/octet-stream".into());
+        let ct = op.answer_media().unwrap_or_default();
         return ("200".into(), json!({ "description": "The response bytes.", "content": { ct: { "schema": {} } } }));
     }
     if let Some(stream) = &kind.stream {
-        let (media, what) = match stream.format {
-            StreamFormat::Ndjson => ("application/x-ndjson", "One JSON value per line."),
-            StreamFormat::Sse => ("text/event-stream", "Server-sent events, one JSON value per event."),
+        let media = stream.format.media();
+        let what = match stream.format {
+            StreamFormat::Ndjson => "One JSON value per line.",
+            StreamFormat::Sse => "Server-sent events, one JSON value per event.",
         };
         let item = present::schema(&stream.item, svc, style);
         let frame = match stream.framing {

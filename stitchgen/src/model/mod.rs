@@ -153,6 +153,33 @@ impl Http {
     }
 }
 
+impl Operation {
+    /// The media type of the request body HTTP reads, if it reads one: the upload's, else the
+    /// JSON `input`'s. GET, HEAD and DELETE read their `input` from the query string.
+    pub fn request_media(&self) -> Option<String> {
+        let http = self.http.as_ref()?;
+        if self.http_kind.multipart.is_some() {
+            return Some("multipart/form-data".into());
+        }
+        let query = matches!(http.method, ast::Method::Get | ast::Method::Head | ast::Method::Delete);
+        (self.input.is_some() && !query)
+            .then(|| http.input_content_type.clone().unwrap_or_else(|| "application/json".into()))
+    }
+
+    /// The media type of the success answer's body on HTTP, if it has one: the raw response's,
+    /// the stream's, else JSON with an `output`.
+    pub fn answer_media(&self) -> Option<String> {
+        let kind = &self.http_kind;
+        if let Some(content_type) = &kind.raw_response {
+            return Some(content_type.clone().unwrap_or_else(|| "application/octet-stream".into()));
+        }
+        if let Some(stream) = &kind.stream {
+            return Some(stream.format.media().into());
+        }
+        self.output.is_some().then(|| "application/json".into())
+    }
+}
+
 /// A documented response header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {

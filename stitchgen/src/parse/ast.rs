@@ -528,6 +528,16 @@ pub enum StreamFormat {
     Sse,
 }
 
+impl StreamFormat {
+    /// The media type of a stream of this format.
+    pub fn media(self) -> &'static str {
+        match self {
+            StreamFormat::Ndjson => "application/x-ndjson",
+            StreamFormat::Sse => "text/event-stream",
+        }
+    }
+}
+
 /// How stream frames are wrapped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
 #[schemars(rename_all = "lowercase")]
