@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::diag::{self, ColorChoice};
 use crate::emit::mcp::McpTarget;
+use crate::findings;
 
 /// Exit code: declaration errors (or, later, stale files and breaking changes).
 const FINDINGS: u8 = 1;
@@ -37,11 +38,36 @@ impl Target {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+/// How `check`, `generate` and `import` report findings.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
-    Text,
-    Markdown,
+    /// rustc-style text on stderr.
+    Human,
+    /// GitHub Actions workflow commands on stdout: notes on the lines at fault.
+    Github,
+    /// One JSON document on stdout (schema/findings.schema.json).
     Json,
+}
+
+/// How `diff` reports.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFormat {
+    /// One line per change (`human` is the same).
+    #[value(alias = "human")]
+    Text,
+    /// A Markdown table for a review comment.
+    Markdown,
+    /// GitHub Actions workflow commands.
+    Github,
+    /// The JSON findings document (schema/findings.schema.json).
+    Json,
+}
+
+#[derive(clap::Args)]
+struct Formatted {
+    /// How to report findings.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -72,6 +98,8 @@ enum Command {
         out: Option<PathBuf>,
         #[command(flatten)]
         target: Target,
+        #[command(flatten)]
+        format: Formatted,
     },
     /// Check contracts given together and write their artifacts into DIR.
     Generate {
@@ -86,6 +114,8 @@ enum Command {
         snapshot: Option<PathBuf>,
         #[command(flatten)]
         target: Target,
+        #[command(flatten)]
+        format: Formatted,
     },
     /// Classify every change between two sets of contracts, per consumer.
     Diff {
@@ -96,11 +126,15 @@ enum Command {
         #[arg(value_name = "NEW")]
         new: String,
         /// Report format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// Exit 1 when a change at or above this level exists.
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+        /// Exit 1 when a change at or above this level exists (accepted changes do not count).
         #[arg(long, value_enum, value_name = "LEVEL")]
         fail_on: Option<FailOn>,
+        /// Changes the team accepted: a YAML or JSON list of `{rule, operation | tool, reason,
+        /// expires?}` (docs/diff.md).
+        #[arg(long, value_name = "FILE")]
+        accept: Option<PathBuf>,
         #[command(flatten)]
         target: Target,
     },
@@ -125,9 +159,15 @@ enum Command {
         /// past what clients take (`toolDiscovery: search`).
         #[arg(long)]
         search: bool,
+        #[command(flatten)]
+        format: Formatted,
     },
     /// Print the JSON Schema of the contract DSL, for editors.
-    Schema,
+    Schema {
+        /// Print the schema of `--format json` findings instead (schema/findings.schema.json).
+        #[arg(long)]
+        findings: bool,
+    },
 }
 
 /// Runs the command line and returns the process exit code.
@@ -146,23 +186,111 @@ pub fn main() -> ExitCode {
         Color::Auto => ColorChoice::Never,
     };
     match cli.command {
-        Command::Check { contracts, snapshot, out, target } => {
-            check(&contracts, snapshot.as_deref(), out.as_deref(), &target.options(), color)
+        Command::Check { contracts, snapshot, out, target, format } => {
+            let mut r = Reporter::new(findings::Command::Check, format.format, color);
+            let code = check(&contracts, snapshot.as_deref(), out.as_deref(), &target.options(), &mut r);
+            r.finish(code)
         }
-        Command::Generate { contracts, out, snapshot, target } => {
+        Command::Generate { contracts, out, snapshot, target, format } => {
             let snapshot = snapshot.unwrap_or_else(|| out.join(crate::verify::SNAPSHOT_FILE));
-            generate(&contracts, &out, &snapshot, &target.options(), color)
+            let mut r = Reporter::new(findings::Command::Generate, format.format, color);
+            let code = generate(&contracts, &out, &snapshot, &target.options(), &mut r);
+            r.finish(code)
         }
-        Command::Diff { old, new, format, fail_on, target } => {
-            diff(&old, &new, format, fail_on, &target.options(), color)
+        Command::Diff { old, new, format, fail_on, accept, target } => {
+            let shown = match format {
+                DiffFormat::Json => Format::Json,
+                DiffFormat::Github => Format::Github,
+                DiffFormat::Text | DiffFormat::Markdown => Format::Human,
+            };
+            let mut r = Reporter::new(findings::Command::Diff, shown, color);
+            let code = diff(&old, &new, (format, fail_on, accept.as_deref()), &target.options(), &mut r);
+            r.finish(code)
         }
-        Command::Import { openapi, out, service, expose, lenient, search } => {
-            import(&openapi, &out, &crate::import::ImportOptions { service, expose, lenient, search }, color)
+        Command::Import { openapi, out, service, expose, lenient, search, format } => {
+            let mut r = Reporter::new(findings::Command::Import, format.format, color);
+            let options = crate::import::ImportOptions { service, expose, lenient, search };
+            let code = import(&openapi, &out, &options, &mut r);
+            r.finish(code)
         }
-        Command::Schema => {
-            print!("{}", crate::dsl::schema_json());
+        Command::Schema { findings } => {
+            print!("{}", if findings { findings::schema_json() } else { crate::dsl::schema_json() });
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// Where findings go: rendered on stderr (human), as workflow commands on stdout (github), or
+/// gathered into the one JSON document printed at the end (json).
+struct Reporter {
+    format: Format,
+    color: ColorChoice,
+    report: findings::Report,
+}
+
+impl Reporter {
+    fn new(command: findings::Command, format: Format, color: ColorChoice) -> Self {
+        Reporter { format, color, report: findings::Report::new(command) }
+    }
+
+    /// Reports `diags`; `task` names what errors stop in the human summary line.
+    fn diagnostics(&mut self, diags: &[crate::diag::Diagnostic], sources: &crate::source::SourceMap, task: &str) {
+        match self.format {
+            Format::Human if !diags.is_empty() => {
+                let text = diag::render_all_for(diags, sources, self.color, task);
+                let _ = std::io::stderr().write_all(text.as_bytes());
+            }
+            Format::Human => {}
+            Format::Github => print!("{}", findings::github(diags, sources)),
+            Format::Json => {
+                self.report.diagnostics(diags, sources);
+            }
+        }
+    }
+
+    /// Reports the files `check` found stale.
+    fn stale(&mut self, found: &[crate::verify::Finding], help: &str) {
+        match self.format {
+            Format::Human => {
+                for f in found {
+                    eprintln!("error: {f}");
+                }
+                eprintln!("help: {help}");
+            }
+            Format::Github => print!("{}", findings::github_stale(found)),
+            Format::Json => {
+                self.report.stale(found);
+            }
+        }
+    }
+
+    /// A command that cannot run: the error, and exit code 2.
+    fn failure(&mut self, e: &dyn std::fmt::Display) -> ExitCode {
+        match self.format {
+            Format::Json => self.report = findings::Report::failed(self.report.command, e.to_string()),
+            Format::Github => print!(
+                "{}",
+                diag::github::workflow_command(
+                    diag::github::Annotation::Error,
+                    diag::github::Place::None,
+                    "stitchgen",
+                    &e.to_string()
+                )
+            ),
+            Format::Human => {}
+        }
+        eprintln!("error: {e}");
+        ExitCode::from(USAGE)
+    }
+
+    /// Prints the JSON document, if that is the format, and returns `code`.
+    fn finish(self, code: ExitCode) -> ExitCode {
+        if self.format == Format::Json {
+            let mut report = self.report;
+            report.ok &= code == ExitCode::SUCCESS;
+            print!("{}", report.to_json());
+        }
+        code
     }
 }
 
@@ -171,36 +299,34 @@ fn check(
     snapshot: Option<&Path>,
     out: Option<&Path>,
     options: &crate::Options,
-    color: ColorChoice,
+    r: &mut Reporter,
 ) -> ExitCode {
     if snapshot.is_none() && out.is_none() {
         // Declarations only: no code to generate, so none is generated.
         let checked = match crate::check_files_with(contracts, options) {
             Ok(c) => crate::check_surfaces(c),
-            Err(e) => return usage_error(&e),
+            Err(e) => return r.failure(&e),
         };
-        if let Some(code) = report(&checked, color) {
+        if let Some(code) = report(&checked, r) {
             return code;
         }
         let n = checked.contracts.len();
         eprintln!("ok: {n} contract{} checked", plural(n));
         return ExitCode::SUCCESS;
     }
-    let generated = match pipeline(contracts, options, color) {
+    let generated = match pipeline(contracts, options, r) {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let findings = crate::verify::verify(&generated, snapshot, out);
-    for f in &findings {
-        eprintln!("error: {f}");
-    }
-    if !findings.is_empty() {
+    let found = crate::verify::verify(&generated, snapshot, out);
+    if !found.is_empty() {
         let out = out.map_or_else(|| "DIR".to_owned(), crate::source::display_path);
         let snapshot = snapshot.map(|s| format!(" --snapshot {}", crate::source::display_path(s))).unwrap_or_default();
-        eprintln!(
-            "help: run `stitchgen generate {} --out {out}{snapshot}`, review the diff and commit it",
+        let help = format!(
+            "run `stitchgen generate {} --out {out}{snapshot}`, review the diff and commit it",
             args(contracts)
         );
+        r.stale(&found, &help);
         return ExitCode::from(FINDINGS);
     }
     let n = generated.checked.contracts.len();
@@ -208,15 +334,12 @@ fn check(
     ExitCode::SUCCESS
 }
 
-fn import(openapi: &Path, out: &Path, options: &crate::import::ImportOptions, color: ColorChoice) -> ExitCode {
+fn import(openapi: &Path, out: &Path, options: &crate::import::ImportOptions, r: &mut Reporter) -> ExitCode {
     let imported = match crate::import::import(openapi, options) {
         Ok(i) => i,
-        Err(e) => return usage_error(&e),
+        Err(e) => return r.failure(&e),
     };
-    if !imported.diagnostics.is_empty() {
-        let text = diag::render_all_for(&imported.diagnostics, &imported.sources, color, "import");
-        let _ = std::io::stderr().write_all(text.as_bytes());
-    }
+    r.diagnostics(&imported.diagnostics, &imported.sources, "import");
     let Some(contract) = imported.contract else { return ExitCode::from(FINDINGS) };
     eprint!("{}", imported.summary);
     match crate::out::write_if_changed(out, contract.as_bytes()) {
@@ -224,7 +347,7 @@ fn import(openapi: &Path, out: &Path, options: &crate::import::ImportOptions, co
             eprintln!("ok: wrote {}", crate::source::display_path(out));
             ExitCode::SUCCESS
         }
-        Err(e) => usage_error(&format!("cannot write `{}`: {e}", crate::source::display_path(out))),
+        Err(e) => r.failure(&format!("cannot write `{}`: {e}", crate::source::display_path(out))),
     }
 }
 
@@ -237,57 +360,74 @@ fn generate(
     out: &Path,
     snapshot: &Path,
     options: &crate::Options,
-    color: ColorChoice,
+    r: &mut Reporter,
 ) -> ExitCode {
-    let generated = match pipeline(contracts, options, color) {
+    let generated = match pipeline(contracts, options, r) {
         Ok(g) => g,
         Err(code) => return code,
     };
     match crate::verify::write(&generated, out, snapshot) {
-        Ok(r) => {
+        Ok(w) => {
             let dir = crate::source::display_path(out);
             eprintln!(
                 "ok: {} file{} written, {} unchanged, in {dir}",
-                r.written.len(),
-                plural(r.written.len()),
-                r.unchanged.len()
+                w.written.len(),
+                plural(w.written.len()),
+                w.unchanged.len()
             );
             ExitCode::SUCCESS
         }
-        Err(e) => usage_error(&e),
+        Err(e) => r.failure(&e),
     }
 }
 
 fn diff(
     old: &str,
     new: &str,
-    format: Format,
-    fail_on: Option<FailOn>,
+    (format, fail_on, accept): (DiffFormat, Option<FailOn>, Option<&Path>),
     options: &crate::Options,
-    color: ColorChoice,
+    r: &mut Reporter,
 ) -> ExitCode {
     let (old, new) = match (side(old), side(new)) {
         (Ok(o), Ok(n)) => (o, n),
-        (Err(e), _) | (_, Err(e)) => return usage_error(&e),
+        (Err(e), _) | (_, Err(e)) => return r.failure(&e),
     };
-    let diffed = crate::diff(&old, &new, options);
+    let mut diffed = crate::diff(&old, &new, options);
     for checked in [&diffed.old, &diffed.new] {
-        if let Some(code) = report(checked, color) {
+        if let Some(code) = report(checked, r) {
             return code;
         }
     }
+    if let Some(path) = accept {
+        let mut sources = crate::source::SourceMap::new();
+        let mut diags = crate::diag::Diagnostics::default();
+        let acceptances = match crate::diff::accept::read(path, &mut sources, &mut diags) {
+            Ok(a) => a,
+            Err(e) => return r.failure(&e),
+        };
+        if !diags.has_errors() {
+            acceptances.apply(&mut diffed.changes, &crate::diff::accept::today(), &mut diags);
+        }
+        let errors = diags.has_errors();
+        r.diagnostics(&diags.into_sorted(), &sources, "read the accepted changes");
+        if errors {
+            return ExitCode::from(FINDINGS);
+        }
+    }
     let changes = &diffed.changes;
-    let text = match format {
-        Format::Text => crate::diff::report::text(changes),
-        Format::Markdown => crate::diff::report::markdown(changes),
-        Format::Json => crate::diff::report::json(changes),
-    };
-    print!("{text}");
+    match format {
+        DiffFormat::Text => print!("{}", crate::diff::report::text(changes)),
+        DiffFormat::Markdown => print!("{}", crate::diff::report::markdown(changes)),
+        DiffFormat::Github => print!("{}", crate::diff::report::github(changes)),
+        DiffFormat::Json => {
+            r.report.changes(changes);
+        }
+    }
     let threshold = fail_on.map(|f| match f {
         FailOn::Breaking => crate::diff::rules::Level::Breaking,
         FailOn::Warning => crate::diff::rules::Level::Warning,
     });
-    if threshold.is_some_and(|t| changes.iter().any(|c| c.level >= t)) {
+    if threshold.is_some_and(|t| changes.iter().any(|c| c.level >= t && c.accepted.is_none())) {
         ExitCode::from(FINDINGS)
     } else {
         ExitCode::SUCCESS
@@ -316,27 +456,19 @@ fn input(item: &str) -> Result<(String, Vec<u8>), String> {
     Ok((crate::source::display_path(path), bytes))
 }
 
-/// Runs the pipeline and prints its diagnostics; the exit code when it cannot go on.
-fn pipeline(contracts: &[PathBuf], options: &crate::Options, color: ColorChoice) -> Result<crate::Generated, ExitCode> {
-    let generated = crate::generate(contracts, options).map_err(|e| usage_error(&e))?;
-    match report(&generated.checked, color) {
+/// Runs the pipeline and reports its diagnostics; the exit code when it cannot go on.
+fn pipeline(contracts: &[PathBuf], options: &crate::Options, r: &mut Reporter) -> Result<crate::Generated, ExitCode> {
+    let generated = crate::generate(contracts, options).map_err(|e| r.failure(&e))?;
+    match report(&generated.checked, r) {
         Some(code) => Err(code),
         None => Ok(generated),
     }
 }
 
-/// Prints the diagnostics; returns the exit code when there were errors.
-fn report(checked: &crate::Checked, color: ColorChoice) -> Option<ExitCode> {
-    if !checked.diagnostics.is_empty() {
-        let text = diag::render_all(&checked.diagnostics, &checked.sources, color);
-        let _ = std::io::stderr().write_all(text.as_bytes());
-    }
+/// Reports the diagnostics; returns the exit code when there were errors.
+fn report(checked: &crate::Checked, r: &mut Reporter) -> Option<ExitCode> {
+    r.diagnostics(&checked.diagnostics, &checked.sources, "compile contracts");
     checked.has_errors().then_some(ExitCode::from(FINDINGS))
-}
-
-fn usage_error(e: &dyn std::fmt::Display) -> ExitCode {
-    eprintln!("error: {e}");
-    ExitCode::from(USAGE)
 }
 
 fn plural(n: usize) -> &'static str {

@@ -13,6 +13,7 @@ pub mod diag;
 pub mod diff;
 pub mod dsl;
 pub mod emit;
+pub mod findings;
 pub mod import;
 pub mod model;
 pub mod naming;

@@ -2,6 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 /// Index of a file in a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FileId(pub(crate) u32);
@@ -28,6 +31,31 @@ impl Span {
     pub fn range(self) -> std::ops::Range<usize> {
         self.lo as usize..self.hi as usize
     }
+}
+
+/// A span as people and tools read it: the file as shown, one-based line and column (in
+/// characters) of its start, and where it ends.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Location {
+    /// The file, with `/` separators.
+    pub file: String,
+    /// One-based line.
+    pub line: usize,
+    /// One-based column, in characters.
+    pub column: usize,
+    /// Where the span ends (exclusive).
+    pub end: Position,
+}
+
+/// A line and a column.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    /// One-based line.
+    pub line: usize,
+    /// One-based column, in characters.
+    pub column: usize,
 }
 
 /// One contract file as read.
@@ -72,6 +100,18 @@ impl SourceMap {
     /// All files, in the order they were added.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    /// Where `span` is, by line and column.
+    pub fn locate(&self, span: Span) -> Location {
+        let (line, column) = self.line_col(span.file, span.lo);
+        let (end_line, end_column) = self.line_col(span.file, span.hi);
+        Location {
+            file: self.file(span.file).display.clone(),
+            line,
+            column,
+            end: Position { line: end_line, column: end_column },
+        }
     }
 
     /// One-based line and column (in characters) of a byte offset.

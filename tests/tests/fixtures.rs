@@ -100,9 +100,11 @@ const GENERATED: &[(Code, &str)] = &[
 #[test]
 fn every_catalog_code_has_a_fixture() {
     let mut names: Vec<String> = invalid_cases().iter().map(|c| case_name(c)).collect();
-    // The importer's codes have their fixtures beside its other inputs.
-    for e in std::fs::read_dir(repo_root().join("fixtures/import/diagnostics")).unwrap() {
-        names.push(e.unwrap().file_name().to_string_lossy().into_owned());
+    // The importer's codes have their fixtures beside its other inputs, `diff --accept`'s too.
+    for dir in ["fixtures/import/diagnostics", "fixtures/accept"] {
+        for e in std::fs::read_dir(repo_root().join(dir)).unwrap() {
+            names.push(e.unwrap().file_name().to_string_lossy().into_owned());
+        }
     }
     let missing: Vec<&str> = Code::ALL
         .iter()
@@ -112,7 +114,7 @@ fn every_catalog_code_has_a_fixture() {
         .collect();
     assert!(
         missing.is_empty(),
-        "codes without a fixture in fixtures/invalid or fixtures/import/diagnostics: {missing:?}"
+        "codes without a fixture in fixtures/invalid, fixtures/import/diagnostics or fixtures/accept: {missing:?}"
     );
 }
 

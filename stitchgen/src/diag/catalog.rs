@@ -208,6 +208,11 @@ catalog! {
     /// A description with paths of which no operation could be imported.
     ImportNothing = "E0906", Error, "paths of which no operation could be imported";
 
+    // E10xx: reading the accepted changes of `stitchgen diff --accept`.
+    /// An entry of an acceptance file that cannot be read: not a list of mappings, an unknown
+    /// key or rule, a missing reason, a date that is not `YYYY-MM-DD`.
+    AcceptInvalid = "E1000", Error, "an acceptance file entry that cannot be read";
+
     // W0xxx: warnings.
     /// A shared type nothing refers to.
     UnusedType = "W0001", Warning, "a shared type nothing refers to";
@@ -226,4 +231,8 @@ catalog! {
     ToolOverBudget = "W0007", Warning, "a tool definition past its byte budget";
     /// Something the DSL cannot express, imported in the documented lowered form.
     ImportLowered = "W0900", Warning, "an OpenAPI construct lowered to what a contract expresses";
+    /// An accepted change that matches no change of the diff: accepted for nothing, or misspelled.
+    AcceptUnmatched = "W1000", Warning, "an accepted change that matches no change";
+    /// An acceptance past its `expires` date: the change counts again.
+    AcceptExpired = "W1001", Warning, "an acceptance past its expiry date";
 }

@@ -1,6 +1,7 @@
 //! Diagnostics: what went wrong, where, and what to do about it.
 
 mod catalog;
+pub mod github;
 mod render;
 
 pub use catalog::Code;

@@ -1,6 +1,7 @@
 //! Classifying what changed between two sets of contracts, per consumer: HTTP clients compare
 //! full schemas, tool consumers compare what the tool surfaces advertise (views applied).
 
+pub mod accept;
 pub mod report;
 pub mod rules;
 mod schema;
@@ -29,6 +30,9 @@ pub struct Change {
     pub rule: &'static str,
     /// What exactly changed.
     pub detail: String,
+    /// Set when an entry of `--accept` accepts the change: it is reported, and does not count
+    /// for `--fail-on`.
+    pub accepted: Option<accept::Accepted>,
 }
 
 struct Out(Vec<Change>);
@@ -41,7 +45,7 @@ impl Out {
             Consumer::Tools => r.tools,
         };
         if let Some(level) = level {
-            self.0.push(Change { level, consumer, subject: subject.to_owned(), rule: rule_id, detail });
+            self.0.push(Change { level, consumer, subject: subject.to_owned(), rule: rule_id, detail, accepted: None });
         }
     }
 }

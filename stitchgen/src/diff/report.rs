@@ -1,13 +1,101 @@
-//! Rendering a diff: text for terminals and logs, Markdown for a pull-request comment, JSON.
+//! Rendering a diff: text for terminals and logs, Markdown for a pull-request comment, GitHub
+//! workflow commands, and the records of the JSON findings document.
 
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::Change;
 use super::rules::Level;
+use crate::diag::github::{Annotation, Place, workflow_command};
+
+/// How many changes of each level, and how many of them are accepted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Counts {
+    /// Changes that may break existing consumers.
+    pub breaking: usize,
+    /// Changes existing consumers survive but may notice.
+    pub warning: usize,
+    /// Changes worth knowing.
+    pub info: usize,
+    /// Of all these, the changes an entry of `--accept` accepts.
+    pub accepted: usize,
+}
+
+impl Counts {
+    /// The counts of `changes`.
+    pub fn of(changes: &[Change]) -> Self {
+        let count = |l: Level| changes.iter().filter(|c| c.level == l).count();
+        Counts {
+            breaking: count(Level::Breaking),
+            warning: count(Level::Warning),
+            info: count(Level::Info),
+            accepted: changes.iter().filter(|c| c.accepted.is_some()).count(),
+        }
+    }
+}
+
+/// One change in the JSON findings document.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ChangeRecord {
+    /// The rule id (`docs/diff.md`), such as `output-field-removed`.
+    pub rule: String,
+    /// `breaking`, `warning` or `info`.
+    pub level: String,
+    /// `HTTP` (clients reading full answers) or `tools` (models, views applied).
+    pub consumer: String,
+    /// The operation (`service.action`) for HTTP, the tool (`name (TRANSPORT)`) for tools.
+    pub subject: String,
+    /// What exactly changed.
+    pub detail: String,
+    /// Set when an entry of `--accept` accepts the change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<AcceptedRecord>,
+}
+
+/// Why a change is accepted.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AcceptedRecord {
+    /// The entry's reason.
+    pub reason: String,
+    /// The entry's expiry date, `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
+}
+
+impl From<&Change> for ChangeRecord {
+    fn from(c: &Change) -> Self {
+        ChangeRecord {
+            rule: c.rule.to_owned(),
+            level: c.level.as_str().to_owned(),
+            consumer: c.consumer.as_str().to_owned(),
+            subject: c.subject.clone(),
+            detail: c.detail.clone(),
+            accepted: c
+                .accepted
+                .as_ref()
+                .map(|a| AcceptedRecord { reason: a.reason.clone(), expires: a.expires.clone() }),
+        }
+    }
+}
 
 fn summary(changes: &[Change]) -> String {
-    let count = |l: Level| changes.iter().filter(|c| c.level == l).count();
-    format!("{} breaking, {} warning, {} info", count(Level::Breaking), count(Level::Warning), count(Level::Info))
+    let n = Counts::of(changes);
+    let accepted = if n.accepted > 0 { format!(" ({} accepted)", n.accepted) } else { String::new() };
+    format!("{} breaking, {} warning, {} info{accepted}", n.breaking, n.warning, n.info)
+}
+
+/// `[accepted: REASON, until DATE]`, or nothing.
+fn accepted_note(c: &Change) -> String {
+    match &c.accepted {
+        None => String::new(),
+        Some(a) => {
+            let until = a.expires.as_ref().map(|d| format!(", until {d}")).unwrap_or_default();
+            format!(" [accepted: {}{until}]", a.reason)
+        }
+    }
 }
 
 /// One line per change, then a summary line.
@@ -16,12 +104,13 @@ pub fn text(changes: &[Change]) -> String {
     let width = changes.iter().map(|c| c.subject.len()).max().unwrap_or(0);
     for c in changes {
         out.push_str(&format!(
-            "{:<8}  {:<5}  {:<width$}  {}: {}\n",
+            "{:<8}  {:<5}  {:<width$}  {}: {}{}\n",
             c.level.as_str(),
             c.consumer.as_str(),
             c.subject,
             c.rule,
-            c.detail
+            c.detail,
+            accepted_note(c)
         ));
     }
     if changes.is_empty() {
@@ -46,21 +135,30 @@ pub fn markdown(changes: &[Change]) -> String {
     }
     out.push_str("| level | consumer | subject | rule | change |\n|---|---|---|---|---|\n");
     for c in changes {
-        let level =
-            if c.level == Level::Breaking { format!("**{}**", c.level.as_str()) } else { c.level.as_str().to_owned() };
-        let detail = c.detail.replace('|', "\\|");
+        let level = match (c.level, &c.accepted) {
+            (Level::Breaking, None) => format!("**{}**", c.level.as_str()),
+            (_, Some(_)) => format!("{} (accepted)", c.level.as_str()),
+            _ => c.level.as_str().to_owned(),
+        };
+        let detail = format!("{}{}", c.detail, accepted_note(c)).replace('|', "\\|");
         out.push_str(&format!("| {level} | {} | `{}` | {} | {detail} |\n", c.consumer.as_str(), c.subject, c.rule));
     }
     out
 }
 
-/// `{"changes": [...], "summary": {...}}`, pretty, with a trailing newline.
-pub fn json(changes: &[Change]) -> String {
-    let count = |l: Level| changes.iter().filter(|c| c.level == l).count();
-    let items: Vec<_> = changes
+/// One GitHub workflow command per change: breaking an error, warning a warning, info and
+/// accepted changes a notice (an accepted change is shown, never hidden).
+pub fn github(changes: &[Change]) -> String {
+    changes
         .iter()
-        .map(|c| json!({ "level": c.level.as_str(), "consumer": c.consumer.as_str(), "subject": c.subject, "rule": c.rule, "detail": c.detail }))
-        .collect();
-    let doc = json!({ "changes": items, "summary": { "breaking": count(Level::Breaking), "warning": count(Level::Warning), "info": count(Level::Info) } });
-    String::from_utf8(crate::emit::json_bytes(&doc)).expect("JSON is UTF-8")
+        .map(|c| {
+            let level = match (c.level, &c.accepted) {
+                (_, Some(_)) | (Level::Info, None) => Annotation::Notice,
+                (Level::Breaking, None) => Annotation::Error,
+                (Level::Warning, None) => Annotation::Warning,
+            };
+            let title = format!("{} ({} for {})", c.rule, c.level.as_str(), c.consumer.as_str());
+            workflow_command(level, Place::None, &title, &format!("{}: {}{}", c.subject, c.detail, accepted_note(c)))
+        })
+        .collect()
 }
