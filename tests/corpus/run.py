@@ -16,8 +16,10 @@ One line per document and mode goes to stdout, so a regression shows in the CI l
 Exits 1 when anything fails; a missing corpus fails too, it never skips.
 """
 
+import concurrent.futures
 import json
 import os
+import threading
 import pathlib
 import re
 import shutil
@@ -51,8 +53,9 @@ TARGET = "2025-11-25"
 OPTIC_SCOPED = {"box": (4, 4), "digitalocean": (8, 1), "discord": (4, 1), "kubernetes": (2, 1)}
 # Optic's strict validation refuses these originals (not stitchgen's output): diffed loosely.
 OPTIC_LOOSE = {"box", "digitalocean", "discord", "hetzner"}
-# One diff took 57 s at most (Mastodon): ten times that.
-OPTIC_SECONDS = 600
+# One diff took 218 s at most alone (Kubernetes' slice, 2026-12-04); two run side by side beside a
+# compile: about five times that.
+OPTIC_SECONDS = 1200
 
 
 def timed(argv):
@@ -120,19 +123,46 @@ def one(bin_, name, entry, expose, work, spec_dir, failures):
 METHODS = roundtrip.METHODS
 
 
-def round_trip(name, original, after, work, optic_js, failures):
-    """Optic's breaking findings between the original and the generated openapi.json: each must
-    have a reading (a documented lowering), or the round trip changed the API unexplained."""
+def round_trip_jobs(name, original, after, work):
+    """The Optic diffs of one document's round trip, as (weight, thunk) pairs: the whole document,
+    or each slice of a scoped one (OPTIC_SCOPED). The weight, the size of the generated document
+    it covers, orders them; each thunk runs in its own folder, so that they can run side by side."""
     first = re.split(r"[-.]", name)[0]
+    loose = first in OPTIC_LOOSE
+    size = after.stat().st_size
     if first not in OPTIC_SCOPED:
-        diff(name, original, after, work, optic_js, first in OPTIC_LOOSE, "", failures)
-        return
+        return [(size, lambda: (original, after, work, loose, ""))]
     every, slices = OPTIC_SCOPED[first]
-    for offset in range(slices):
+
+    def sliced(offset):
         before, after_s, routes, counts = roundtrip.slice_pair(original, after, every, offset, work)
         scope = f"; slice {offset + 1} of {every}: {routes} routes, requests and success responses, left out: " + \
             ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))
-        diff(name, before, after_s, work, optic_js, first in OPTIC_LOOSE, scope, failures)
+        return before, after_s, work / f"slice-{offset}", loose, scope
+
+    return [(size // every, lambda offset=offset: sliced(offset)) for offset in range(slices)]
+
+
+def round_trips(docs, work, optic_js, failures):
+    """Optic's breaking findings between each original and the openapi.json generated from its
+    import as written: each must have a reading (a documented lowering), or the round trip changed
+    the API unexplained. Optic runs on one core; two diffs run at a time, the longest first."""
+    jobs = []
+    for name, entry in docs:
+        after = work / f"{name}-plain" / "openapi.json"
+        if after.is_file():
+            for weight, job in round_trip_jobs(name, entry, after, work / f"{name}-optic"):
+                jobs.append((weight, name, job))
+    # The largest diffs take longest: started first, the two workers end close together.
+    jobs.sort(key=lambda j: (-j[0], j[1]))
+
+    def run(name, job):
+        original, after, dir_, loose, scope = job()
+        diff(name, original, after, dir_, optic_js, loose, scope, failures)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for f in [pool.submit(run, name, job) for _, name, job in jobs]:
+            f.result()
 
 
 def diff(name, original, after, work, optic_js, loose, scope, failures):
@@ -198,6 +228,16 @@ def cargo(dir_, args, label, failures):
         failures.append(f"cargo {args[0]} of {label} failed:\n{proc.stderr[-4000:]}")
 
 
+def compile_modules(dir_, runtime, modules, failures):
+    """Every exposed module type-checked in a crate of its own, and the three smallest built."""
+    members = workspace(dir_, runtime, modules, runtime.parent / "Cargo.lock")
+    cargo(dir_, ["check", "--workspace"], "every corpus module", failures)
+    by_size = sorted(zip(members, modules), key=lambda m: m[1][1].stat().st_size)[:3]
+    packages = [a for member, _ in by_size for a in ("-p", f"corpus-{member}")]
+    names = ", ".join(name for _, (name, _) in by_size)
+    cargo(dir_, ["build", *packages], f"the three smallest ({names})", failures)
+
+
 def main():
     bin_, corpus, spec_dir, work, runtime, optic_js = (pathlib.Path(a).resolve() for a in sys.argv[1:7])
     if not (corpus / "README.md").is_file():
@@ -211,27 +251,23 @@ def main():
         raise SystemExit(f"FAIL: the corpus README lists ten documents, found {len(docs)}")
     failures = []
     readings_documented(failures)
-    modules = []
-    for name, entry in docs:
-        for expose in (False, True):
-            module = one(str(bin_), name, entry, expose, work, spec_dir, failures)
-            if expose and module is not None:
-                modules.append((name, module))
-    # After every generate: reading the round trips grows this process, and a child's peak RSS
-    # starts from its parent's at the fork.
-    for name, entry in docs:
-        after = work / f"{name}-plain" / "openapi.json"
-        if after.is_file():
-            round_trip(name, entry, after, work / f"{name}-optic", optic_js, failures)
+    # Two documents at a time: a generate is timed against bounds ten times its quiet cost, and
+    # the validators that follow run on one core.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        runs = [(name, expose, pool.submit(one, str(bin_), name, entry, expose, work, spec_dir, failures))
+                for name, entry in docs for expose in (False, True)]
+        modules = [(name, run.result()) for name, expose, run in runs if expose and run.result() is not None]
     if len(modules) == len(docs):
-        members = workspace(work / "crates", runtime, modules, runtime.parent / "Cargo.lock")
-        cargo(work / "crates", ["check", "--workspace"], "every corpus module", failures)
-        by_size = sorted(zip(members, modules), key=lambda m: m[1][1].stat().st_size)[:3]
-        packages = [a for member, _ in by_size for a in ("-p", f"corpus-{member}")]
-        names = ", ".join(name for _, (name, _) in by_size)
-        cargo(work / "crates", ["build", *packages], f"the three smallest ({names})", failures)
+        compiled = threading.Thread(target=compile_modules, args=(work / "crates", runtime, modules, failures))
+        compiled.start()
     else:
+        compiled = None
         failures.append(f"only {len(modules)} of {len(docs)} documents generated a Rust module")
+    # Beside the compile: Optic and rustc are mostly one core each. After every generate: reading
+    # the round trips grows this process, and a child's peak RSS starts from its parent's at the fork.
+    round_trips(docs, work, optic_js, failures)
+    if compiled is not None:
+        compiled.join()
     for f in failures:
         print(f"FAIL: {f}", file=sys.stderr)
     print(f"corpus: {len(docs)} documents, {len(failures)} failures")

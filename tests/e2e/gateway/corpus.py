@@ -27,6 +27,8 @@ with its reason, in docs/import.md ("Gateway refusals"); one that is not fails t
 listed one that no longer happens is reported so that the list shrinks. A document where fewer
 than MIN_SERVED of the tools were answered or rightly refused fails too.
 """
+import concurrent.futures
+import fcntl
 import fnmatch
 import json
 import os
@@ -87,11 +89,28 @@ def build(bin_, name, original, work, flags=()):
     contract = work / f"{name}.stitch.yaml"
     run([bin_, "import", str(original), "--expose", *flags, "--out", str(contract), "--color", "never"])
     run([bin_, "generate", str(contract), "--out", str(work / "gen"), "--color", "never"])
-    start = time.monotonic()
-    run(["cargo", "build", "--locked", "-q", "-p", "gateway-example"], env={**os.environ, "GATEWAY_CONTRACT": str(contract)})
     gateway = work / "gateway"
-    shutil.copy(TARGET / "gateway", gateway)
+    # One build at a time across processes (search.py runs beside this): each leaves its binary
+    # at the same path until it is copied.
+    with open(TARGET.parent / "gateway-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        start = time.monotonic()
+        run(["cargo", "build", "--locked", "-q", "-p", "gateway-example"], env={**os.environ, "GATEWAY_CONTRACT": str(contract)})
+        shutil.copy(TARGET / "gateway", gateway)
     return gateway, json.loads((work / "gen" / "mcp-tools.json").read_text()), time.monotonic() - start
+
+
+def builds(bin_, chosen, work):
+    """(name, original, folder, future gateway) for each document in order: the next gateway builds
+    while the tools of this one are called (cargo builds one at a time; the calls are mostly
+    Prism's and the client's single core)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as builder:
+        pending = []
+        for first, original in chosen:
+            dir_ = work / first
+            dir_.mkdir(parents=True)
+            pending.append((first, original, dir_, builder.submit(build, str(bin_), first, original, dir_)))
+        yield from pending
 
 
 def run(argv, env=None):
@@ -368,14 +387,11 @@ def main():
         raise SystemExit(f"FAIL: the corpus README lists ten documents, found {len(docs)}")
     listed = documented()
     failures, used = [], set()
-    for name, original in docs:
-        first = re.split(r"[-.]", name)[0]
-        if only and first not in only:
-            continue
-        dir_ = work / first
-        dir_.mkdir(parents=True)
+    chosen = [(re.split(r"[-.]", name)[0], original) for name, original in docs]
+    chosen = [(first, original) for first, original in chosen if not only or first in only]
+    for first, original, dir_, gateway in builds(bin_, chosen, work):
         try:
-            gateway, manifest, built = build(str(bin_), first, original, dir_)
+            gateway, manifest, built = gateway.result()
             openapi = json.loads((dir_ / "gen" / "openapi.json").read_text())
             mock = Prism(prism, original, dir_)
             recorder = Recorder(mock.url)
