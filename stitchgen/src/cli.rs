@@ -267,7 +267,9 @@ impl Reporter {
     /// A command that cannot run: the error, and exit code 2.
     fn failure(&mut self, e: &dyn std::fmt::Display) -> ExitCode {
         match self.format {
-            Format::Json => self.report = findings::Report::failed(self.report.command, e.to_string()),
+            Format::Json => {
+                self.report.failed(e.to_string());
+            }
             Format::Github => print!(
                 "{}",
                 diag::github::workflow_command(

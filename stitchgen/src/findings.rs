@@ -146,9 +146,11 @@ impl Report {
         }
     }
 
-    /// A report of a command that could not run: `why`, and nothing else.
-    pub fn failed(command: Command, why: impl Into<String>) -> Self {
-        Report { ok: false, failure: Some(why.into()), ..Report::new(command) }
+    /// Records why the command could not go on (what it found before stays reported).
+    pub fn failed(&mut self, why: impl Into<String>) -> &mut Self {
+        self.ok = false;
+        self.failure = Some(why.into());
+        self
     }
 
     /// Adds `diagnostics`, located in `sources`; an error makes the report not ok.

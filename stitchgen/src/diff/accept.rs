@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::Change;
-use super::rules::RULES;
+use super::rules::{Consumer, RULES};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::parse::node::Node;
 use crate::source::{SourceMap, Span};
@@ -159,9 +159,9 @@ impl Entry {
     fn matches(&self, change: &Change) -> bool {
         self.rule == change.rule
             && match &self.subject {
-                Subject::Operation(op) => change.consumer == super::rules::Consumer::Http && *op == change.subject,
+                Subject::Operation(op) => change.consumer == Consumer::Http && *op == change.subject,
                 Subject::Tool(tool) => {
-                    change.consumer == super::rules::Consumer::Tools
+                    change.consumer == Consumer::Tools
                         && (*tool == change.subject
                             || change.subject.strip_prefix(tool.as_str()).is_some_and(|rest| rest.starts_with(" (")))
                 }
@@ -236,6 +236,45 @@ mod tests {
         assert_eq!(civil(0), "1970-01-01");
         assert_eq!(civil(11_016), "2000-02-29");
         assert_eq!(civil(20_791), "2026-12-04");
+    }
+
+    fn change(consumer: Consumer, subject: &str) -> Change {
+        Change {
+            level: crate::diff::rules::Level::Breaking,
+            consumer,
+            subject: subject.into(),
+            rule: "output-field-removed",
+            detail: "output.note".into(),
+            pointer: None,
+            old: None,
+            new: None,
+            accepted: None,
+        }
+    }
+
+    fn entry(subject: Subject) -> Entry {
+        let span = Span::new(crate::source::FileId(0), 0, 0);
+        let accepted = Accepted { reason: "announced".into(), expires: None };
+        Entry { rule: "output-field-removed".into(), subject, accepted, span }
+    }
+
+    #[test]
+    fn a_tool_entry_matches_its_tool_on_every_transport_or_on_the_one_it_names() {
+        let any = entry(Subject::Tool("get_order".into()));
+        assert!(any.matches(&change(Consumer::Tools, "get_order (MCP)")));
+        assert!(any.matches(&change(Consumer::Tools, "get_order (AGENT)")));
+        assert!(!any.matches(&change(Consumer::Tools, "get_orders (MCP)")));
+        assert!(!any.matches(&change(Consumer::Http, "get_order")));
+        let mcp = entry(Subject::Tool("get_order (MCP)".into()));
+        assert!(mcp.matches(&change(Consumer::Tools, "get_order (MCP)")));
+        assert!(!mcp.matches(&change(Consumer::Tools, "get_order (CLI)")));
+    }
+
+    #[test]
+    fn an_operation_entry_matches_http_changes_only() {
+        let op = entry(Subject::Operation("orders.get".into()));
+        assert!(op.matches(&change(Consumer::Http, "orders.get")));
+        assert!(!op.matches(&change(Consumer::Tools, "orders.get")));
     }
 
     #[test]

@@ -15,10 +15,10 @@ use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 use crate::present::{self, Refs, Style, Tool};
 use rules::{Consumer, Level, rule};
-use schema::{Dir, compare, props, strings};
+use schema::{At, Dir, Found, compare, props, strings};
 
 /// One classified change.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
     /// How much it matters to its consumer.
     pub level: Level,
@@ -30,6 +30,14 @@ pub struct Change {
     pub rule: &'static str,
     /// What exactly changed.
     pub detail: String,
+    /// For a change inside a schema: its JSON Pointer into the subject's schemas as presented,
+    /// `{input, output, stream: {item, terminal}}` (in the new one; in the old one for what is
+    /// gone), such as `/output/properties/note`.
+    pub pointer: Option<String>,
+    /// The value at the pointer before (absent for what is new); `allOf` parts merged, as compared.
+    pub old: Option<Value>,
+    /// The value at the pointer after (absent for what is gone).
+    pub new: Option<Value>,
     /// Set when an entry of `--accept` accepts the change: it is reported, and does not count
     /// for `--fail-on`.
     pub accepted: Option<accept::Accepted>,
@@ -39,13 +47,19 @@ struct Out(Vec<Change>);
 
 impl Out {
     fn push(&mut self, consumer: Consumer, subject: &str, rule_id: &'static str, detail: String) {
+        self.push_found(consumer, subject, rule_id, detail, Found::default());
+    }
+
+    fn push_found(&mut self, consumer: Consumer, subject: &str, rule_id: &'static str, detail: String, found: Found) {
         let r = rule(rule_id);
         let level = match consumer {
             Consumer::Http => r.http,
             Consumer::Tools => r.tools,
         };
         if let Some(level) = level {
-            self.0.push(Change { level, consumer, subject: subject.to_owned(), rule: rule_id, detail, accepted: None });
+            let Found { pointer, old, new } = found;
+            let subject = subject.to_owned();
+            self.0.push(Change { level, consumer, subject, rule: rule_id, detail, pointer, old, new, accepted: None });
         }
     }
 }
@@ -324,14 +338,16 @@ impl Cmp<'_> {
         match (o, n, dir) {
             (Some(a), Some(b), _) => compare(&a, &b, at, dir, self.consumer, self.subject, out),
             (None, Some(b), Dir::Input) => new_input(&b, at, self.consumer, self.subject, out),
-            (Some(_), None, Dir::Input) => {
-                out.push(self.consumer, self.subject, "input-removed", format!("{at}: no longer declared"))
+            (Some(a), None, dir) => {
+                let (rule, says) = match dir {
+                    Dir::Input => ("input-removed", "no longer declared"),
+                    Dir::Output => ("output-field-removed", "no longer answered"),
+                };
+                out.push_found(self.consumer, self.subject, rule, format!("{at}: {says}"), At::root(at).removed(&a));
             }
-            (None, Some(_), Dir::Output) => {
-                out.push(self.consumer, self.subject, "output-field-added", format!("{at}: now answered"))
-            }
-            (Some(_), None, Dir::Output) => {
-                out.push(self.consumer, self.subject, "output-field-removed", format!("{at}: no longer answered"))
+            (None, Some(b), Dir::Output) => {
+                let found = At::root(at).added(&b);
+                out.push_found(self.consumer, self.subject, "output-field-added", format!("{at}: now answered"), found)
             }
             (None, None, _) => {}
         }
@@ -340,8 +356,9 @@ impl Cmp<'_> {
 
 fn new_input(b: &Value, at: &str, consumer: Consumer, subject: &str, out: &mut Out) {
     let required = strings(b.get("required"));
-    for name in props(b).keys() {
+    for (name, schema) in &props(b) {
         let rule = if required.contains(name.as_str()) { "required-input-added" } else { "optional-input-added" };
-        out.push(consumer, subject, rule, format!("{at}.{name}"));
+        let field = At::root(at).field(name);
+        out.push_found(consumer, subject, rule, field.to_string(), field.added(schema));
     }
 }

@@ -49,6 +49,17 @@ pub struct ChangeRecord {
     pub subject: String,
     /// What exactly changed.
     pub detail: String,
+    /// For a change inside a schema: a JSON Pointer into the subject's schemas as presented,
+    /// `{input, output, stream: {item, terminal}}` (in the new one; in the old one for what is
+    /// gone), such as `/output/properties/note`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// The value at `pointer` before; absent for what is new.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old: Option<serde_json::Value>,
+    /// The value at `pointer` after; absent for what is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new: Option<serde_json::Value>,
     /// Set when an entry of `--accept` accepts the change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<AcceptedRecord>,
@@ -73,6 +84,9 @@ impl From<&Change> for ChangeRecord {
             consumer: c.consumer.as_str().to_owned(),
             subject: c.subject.clone(),
             detail: c.detail.clone(),
+            pointer: c.pointer.clone(),
+            old: c.old.clone(),
+            new: c.new.clone(),
             accepted: c
                 .accepted
                 .as_ref()

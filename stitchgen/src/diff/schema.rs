@@ -21,6 +21,66 @@ pub(super) enum Dir {
 /// How deep a comparison goes; presented schemas are finite, but nothing about them is trusted.
 const MAX_DEPTH: usize = 64;
 
+/// Where a comparison stands: the path reports show (`output.note`), and on each side the JSON
+/// Pointer of the schema compared, into the subject's document `{input, output, stream: {item,
+/// terminal}}` as presented.
+#[derive(Clone, Debug)]
+pub(super) struct At {
+    shown: String,
+    pointer: [String; 2],
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+impl At {
+    /// The root schema `name` (`input`, `output`, `stream.item`).
+    pub(super) fn root(name: &str) -> At {
+        let pointer = format!("/{}", name.replace('.', "/"));
+        At { shown: name.to_owned(), pointer: [pointer.clone(), pointer] }
+    }
+
+    /// `self` followed by `shown` in reports and by `old` and `new` in each side's pointer.
+    pub(super) fn then(&self, shown: &str, old: &str, new: &str) -> At {
+        At {
+            shown: format!("{}{shown}", self.shown),
+            pointer: [format!("{}{old}", self.pointer[0]), format!("{}{new}", self.pointer[1])],
+        }
+    }
+
+    /// The property `name`.
+    pub(super) fn field(&self, name: &str) -> At {
+        let token = format!("/properties/{}", name.replace('~', "~0").replace('/', "~1"));
+        self.then(&format!(".{name}"), &token, &token)
+    }
+
+    /// A change of the schema here: the values on both sides, located in the new one.
+    pub(super) fn both(&self, o: &Value, n: &Value) -> Found {
+        Found { pointer: Some(self.pointer[1].clone()), old: Some(o.clone()), new: Some(n.clone()) }
+    }
+
+    /// Something only the old side has, located there.
+    pub(super) fn removed(&self, o: &Value) -> Found {
+        Found { pointer: Some(self.pointer[0].clone()), old: Some(o.clone()), new: None }
+    }
+
+    /// Something only the new side has.
+    pub(super) fn added(&self, n: &Value) -> Found {
+        Found { pointer: Some(self.pointer[1].clone()), old: None, new: Some(n.clone()) }
+    }
+}
+
+/// Where a change is and the values there: a JSON Pointer and the value it names on each side.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Found {
+    pub(super) pointer: Option<String>,
+    pub(super) old: Option<Value>,
+    pub(super) new: Option<Value>,
+}
+
 /// One comparison of two root schemas: where its changes go, and each side's root `$defs`.
 pub(super) struct Walk<'a> {
     pub(super) dir: Dir,
@@ -39,6 +99,7 @@ pub(super) struct Walk<'a> {
 
 /// Compares two presented root schemas at `at`.
 pub(super) fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consumer, subject: &str, out: &mut Out) {
+    let root = At::root(at);
     fn defs(v: &Value) -> Option<&Map<String, Value>> {
         v.get("$defs").and_then(Value::as_object)
     }
@@ -53,14 +114,19 @@ pub(super) fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consum
         queue: Vec::new(),
         same_defs,
     };
-    walk.schema(o, n, at, 0);
+    walk.schema(o, n, &root, 0);
     let mut next = 0;
     while let Some((a, b)) = walk.queue.get(next).cloned() {
         next += 1;
         let (Some(ob), Some(nb)) = (walk.defs[0].and_then(|d| d.get(&a)), walk.defs[1].and_then(|d| d.get(&b))) else {
             continue;
         };
-        let at = if a == b { format!("$defs.{a}") } else { format!("$defs.{a}→{b}") };
+        let shown = if a == b { format!("$defs.{a}") } else { format!("$defs.{a}→{b}") };
+        let token = |name: &str| format!("/$defs/{}", name.replace('~', "~0").replace('/', "~1"));
+        let at = At {
+            shown,
+            pointer: [format!("{}{}", root.pointer[0], token(&a)), format!("{}{}", root.pointer[1], token(&b))],
+        };
         walk.schema(ob, nb, &at, 0);
     }
 }
@@ -69,8 +135,8 @@ pub(super) fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consum
 pub(super) type Side = usize;
 
 impl<'a> Walk<'a> {
-    pub(super) fn push(&mut self, rule: &'static str, detail: String) {
-        self.out.push(self.consumer, self.subject, rule, detail);
+    pub(super) fn push(&mut self, rule: &'static str, detail: String, found: Found) {
+        self.out.push_found(self.consumer, self.subject, rule, detail, found);
     }
 
     /// The `$defs` entry a schema `{"$ref": "#/$defs/NAME"}` names, with its name.
@@ -81,7 +147,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Compares `o` (old) with `n` (new) at `at`, recursively.
-    pub(super) fn schema(&mut self, o: &Value, n: &Value, at: &str, depth: usize) {
+    pub(super) fn schema(&mut self, o: &Value, n: &Value, at: &At, depth: usize) {
         if o == n && (self.same_defs || !refers(o)) || depth > MAX_DEPTH {
             return;
         }
@@ -100,7 +166,7 @@ impl<'a> Walk<'a> {
 
     /// A reference on either side. Two references: their types are compared later, once per
     /// pair. One: it is read through to its body, and compared with the other side here.
-    fn reference(&mut self, o: &Value, n: &Value, at: &str, depth: usize) {
+    fn reference(&mut self, o: &Value, n: &Value, at: &At, depth: usize) {
         let (ot, nt) = (self.target(0, o), self.target(1, n));
         match (ot, nt) {
             (Some((a, _)), Some((b, _))) if self.seen.insert((a.clone(), b.clone())) => self.queue.push((a, b)),
@@ -113,7 +179,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Everything but composition: types, values, bounds, fields, items and maps.
-    fn keywords(&mut self, o: &Value, n: &Value, at: &str, depth: usize) {
+    fn keywords(&mut self, o: &Value, n: &Value, at: &At, depth: usize) {
         // Parts of an `allOf` that do not merge into one schema are compared as written.
         let parts = |v: &Value| -> BTreeSet<String> {
             v.get("allOf")
@@ -122,7 +188,11 @@ impl<'a> Walk<'a> {
                 .unwrap_or_default()
         };
         if parts(o) != parts(n) {
-            self.push("composition-changed", format!("{at}: an `allOf` part that does not merge changed"));
+            self.push(
+                "composition-changed",
+                format!("{at}: an `allOf` part that does not merge changed"),
+                at.both(o, n),
+            );
         }
         let dir = self.dir;
         let mut found = Vec::new();
@@ -132,29 +202,37 @@ impl<'a> Walk<'a> {
         enums(o, n, dir, &mut push);
         constraints(o, n, dir, &mut push);
         for (rule, detail) in found {
-            self.push(rule, detail);
+            self.push(rule, detail, at.both(o, n));
         }
         self.fields(o, n, at, depth);
         if let (Some(oi), Some(ni)) = (o.get("items"), n.get("items")) {
-            self.schema(oi, ni, &format!("{at}[]"), depth + 1);
+            self.schema(oi, ni, &at.then("[]", "/items", "/items"), depth + 1);
         }
         if let (Some(oa), Some(na)) = (o.get("additionalProperties"), n.get("additionalProperties"))
             && oa.is_object()
             && na.is_object()
         {
-            self.schema(oa, na, &format!("{at}.*"), depth + 1);
+            let extra = "/additionalProperties";
+            self.schema(oa, na, &at.then(".*", extra, extra), depth + 1);
         }
     }
 
     /// Properties removed, added, made required or optional, and each kept one compared.
-    fn fields(&mut self, o: &Value, n: &Value, at: &str, depth: usize) {
+    fn fields(&mut self, o: &Value, n: &Value, at: &At, depth: usize) {
         let (op, np) = (props(o), props(n));
         let (or, nr) = (strings(o.get("required")), strings(n.get("required")));
         let dir = self.dir;
+        // A field made required or optional: the `required` lists are what changed.
+        let lists = Found {
+            pointer: Some(at.then("", "/required", "/required").pointer[1].clone()),
+            old: o.get("required").cloned(),
+            new: n.get("required").cloned(),
+        };
         for (name, schema) in &op {
-            let field = format!("{at}.{name}");
+            let field = at.field(name);
             let Some(new_schema) = np.get(name) else {
-                self.push(if dir == Dir::Input { "input-removed" } else { "output-field-removed" }, field);
+                let rule = if dir == Dir::Input { "input-removed" } else { "output-field-removed" };
+                self.push(rule, field.to_string(), field.removed(schema));
                 continue;
             };
             let (was, is) = (or.contains(name.as_str()), nr.contains(name.as_str()));
@@ -166,7 +244,7 @@ impl<'a> Walk<'a> {
                 _ => None,
             };
             if let Some(rule) = rule {
-                self.push(rule, field.clone());
+                self.push(rule, field.to_string(), lists.clone());
             }
             self.schema(schema, new_schema, &field, depth + 1);
         }
@@ -176,7 +254,8 @@ impl<'a> Walk<'a> {
                 Dir::Input => "optional-input-added",
                 Dir::Output => "output-field-added",
             };
-            self.push(rule, format!("{at}.{name}"));
+            let field = at.field(name);
+            self.push(rule, field.to_string(), field.added(&np[name]));
         }
     }
 }
@@ -688,5 +767,43 @@ mod tests {
         let old = json!({ "oneOf": [{ "type": "string" }, { "type": "integer" }] });
         let new = json!({ "anyOf": [{ "type": "string" }, { "type": "integer" }] });
         assert_eq!(rules(old, new, Dir::Input), ["composition-changed"]);
+    }
+
+    #[test]
+    fn each_pointer_names_the_values_it_reports_on_their_side() {
+        let shared = json!({ "type": "object", "properties": { "n": { "type": "integer" } } });
+        let cases = [
+            (
+                json!({ "type": "object", "properties": { "a/b": { "type": "string" }, "c": { "type": "integer" } } }),
+                json!({ "type": "object", "required": ["c"], "properties": { "c": { "type": "string" }, "d": { "type": "string" } } }),
+            ),
+            (
+                json!({ "type": "array", "items": { "type": "string", "maxLength": 9 } }),
+                json!({ "type": "array", "items": { "type": "string", "maxLength": 3 } }),
+            ),
+            (
+                json!({ "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "x": { "type": "string" } } }] }),
+                json!({ "oneOf": [{ "type": "string" }, { "type": "object", "properties": {} }, { "type": "boolean" }] }),
+            ),
+            (
+                json!({ "$ref": "#/$defs/T", "$defs": { "T": { "type": "object", "properties": { "t": shared.clone() } } } }),
+                json!({ "$ref": "#/$defs/T", "$defs": { "T": { "type": "object", "properties": { "t": { "type": "object", "properties": {} } } } } }),
+            ),
+        ];
+        for (o, n) in cases {
+            let mut out = Out(Vec::new());
+            compare(&o, &n, "input", Dir::Input, Consumer::Http, "s.a", &mut out);
+            assert!(!out.0.is_empty());
+            let (old_doc, new_doc) = (json!({ "input": o }), json!({ "input": n }));
+            for c in out.0 {
+                let pointer = c.pointer.as_deref().unwrap_or_else(|| panic!("{}: no pointer", c.detail));
+                let (doc, value) = match (&c.old, &c.new) {
+                    (_, Some(v)) => (&new_doc, v),
+                    (Some(v), None) => (&old_doc, v),
+                    (None, None) => panic!("{}: no value", c.detail),
+                };
+                assert_eq!(doc.pointer(pointer), Some(value), "{} at {pointer}", c.detail);
+            }
+        }
     }
 }

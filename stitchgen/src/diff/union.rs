@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::schema::{Dir, Side, Walk, def_ref, props, strings, types};
+use super::schema::{At, Dir, Side, Walk, def_ref, props, strings, types};
 
 /// The union keyword of `v` and its branches.
 pub(super) fn of(v: &Value) -> Option<(&'static str, &Vec<Value>)> {
@@ -15,11 +15,11 @@ pub(super) fn of(v: &Value) -> Option<(&'static str, &Vec<Value>)> {
 }
 
 /// Compares `o` with `n`, at least one of them a union.
-pub(super) fn compare(walk: &mut Walk<'_>, o: &Value, n: &Value, at: &str, depth: usize) {
+pub(super) fn compare(walk: &mut Walk<'_>, o: &Value, n: &Value, at: &At, depth: usize) {
     if let (Some((ok, _)), Some((nk, _))) = (of(o), of(n))
         && ok != nk
     {
-        walk.push("composition-changed", format!("{at}: `{ok}` → `{nk}`"));
+        walk.push("composition-changed", format!("{at}: `{ok}` → `{nk}`"), at.both(o, n));
     }
     // Both unions: what stands beside them is compared once, here, not once per branch.
     let both = of(o).is_some() && of(n).is_some();
@@ -32,8 +32,8 @@ pub(super) fn compare(walk: &mut Walk<'_>, o: &Value, n: &Value, at: &str, depth
     let plain = |bs: &[Value]| bs.iter().filter(|b| !is_null(b)).count() <= 1;
     let labelled = !(plain(&ob) && plain(&nb));
     for &(i, j) in &pairs {
-        let path = if labelled { format!("{at}({})", label(walk, 0, &ob[i], i)) } else { at.to_owned() };
-        walk.schema(&ob[i], &nb[j], &path, depth + 1);
+        let shown = if labelled { format!("({})", label(walk, 0, &ob[i], i)) } else { String::new() };
+        walk.schema(&ob[i], &nb[j], &at.then(&shown, &branch(o, i), &branch(n, j)), depth + 1);
     }
     let dir = walk.dir;
     for (i, b) in ob.iter().enumerate().filter(|(i, _)| !pairs.iter().any(|p| p.0 == *i)) {
@@ -43,7 +43,8 @@ pub(super) fn compare(walk: &mut Walk<'_>, o: &Value, n: &Value, at: &str, depth
             (Dir::Output, true) => ("output-type-narrowed", "can no longer be"),
             (Dir::Output, false) => ("output-branch-removed", "can no longer be"),
         };
-        walk.push(rule, format!("{at}: {says} {}", label(walk, 0, b, i)));
+        let found = at.then("", &branch(o, i), "").removed(b);
+        walk.push(rule, format!("{at}: {says} {}", label(walk, 0, b, i)), found);
     }
     let one_of = of(n).is_some_and(|(k, _)| k == "oneOf");
     for (j, b) in nb.iter().enumerate().filter(|(j, _)| !pairs.iter().any(|p| p.1 == *j)) {
@@ -54,6 +55,7 @@ pub(super) fn compare(walk: &mut Walk<'_>, o: &Value, n: &Value, at: &str, depth
             walk.push(
                 "input-branch-overlaps",
                 format!("{at}: {added} overlaps {other}: a value both match is refused"),
+                at.then("", "", &branch(n, j)).added(b),
             );
             continue;
         }
@@ -63,7 +65,18 @@ pub(super) fn compare(walk: &mut Walk<'_>, o: &Value, n: &Value, at: &str, depth
             (Dir::Output, true) => ("output-type-widened", "may now be"),
             (Dir::Output, false) => ("output-branch-added", "may now be"),
         };
-        walk.push(rule, format!("{at}: {says} {}", label(walk, 1, b, j)));
+        let found = at.then("", "", &branch(n, j)).added(b);
+        walk.push(rule, format!("{at}: {says} {}", label(walk, 1, b, j)), found);
+    }
+}
+
+/// The pointer suffix of branch `index` of `v` as [`branches`] numbers them: `/oneOf/INDEX` of a
+/// union's own branches; nothing for `v` itself (not a union) or for the `null` split from a
+/// branch's type list (it has no place of its own).
+fn branch(v: &Value, index: usize) -> String {
+    match of(v) {
+        Some((kw, items)) if index < items.len() => format!("/{kw}/{index}"),
+        _ => String::new(),
     }
 }
 
