@@ -2,6 +2,7 @@
 //! full schemas, tool consumers compare what the tool surfaces advertise (views applied).
 
 pub mod accept;
+mod location;
 pub mod report;
 pub mod rules;
 mod schema;
@@ -14,8 +15,9 @@ use serde_json::Value;
 use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 use crate::present::{self, Refs, Style, Tool};
+use location::{At, Found};
 use rules::{Consumer, Level, rule};
-use schema::{At, Dir, Found, compare, props, strings};
+use schema::{Dir, compare, props, strings};
 
 /// One classified change.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::Out;
+use super::location::{At, Found};
 use super::rules::Consumer;
 
 /// Which way a schema is read: what callers send, or what they get back.
@@ -20,66 +21,6 @@ pub(super) enum Dir {
 
 /// How deep a comparison goes; presented schemas are finite, but nothing about them is trusted.
 const MAX_DEPTH: usize = 64;
-
-/// Where a comparison stands: the path reports show (`output.note`), and on each side the JSON
-/// Pointer of the schema compared, into the subject's document `{input, output, stream: {item,
-/// terminal}}` as presented.
-#[derive(Clone, Debug)]
-pub(super) struct At {
-    shown: String,
-    pointer: [String; 2],
-}
-
-impl std::fmt::Display for At {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.shown)
-    }
-}
-
-impl At {
-    /// The root schema `name` (`input`, `output`, `stream.item`).
-    pub(super) fn root(name: &str) -> At {
-        let pointer = format!("/{}", name.replace('.', "/"));
-        At { shown: name.to_owned(), pointer: [pointer.clone(), pointer] }
-    }
-
-    /// `self` followed by `shown` in reports and by `old` and `new` in each side's pointer.
-    pub(super) fn then(&self, shown: &str, old: &str, new: &str) -> At {
-        At {
-            shown: format!("{}{shown}", self.shown),
-            pointer: [format!("{}{old}", self.pointer[0]), format!("{}{new}", self.pointer[1])],
-        }
-    }
-
-    /// The property `name`.
-    pub(super) fn field(&self, name: &str) -> At {
-        let token = format!("/properties/{}", name.replace('~', "~0").replace('/', "~1"));
-        self.then(&format!(".{name}"), &token, &token)
-    }
-
-    /// A change of the schema here: the values on both sides, located in the new one.
-    pub(super) fn both(&self, o: &Value, n: &Value) -> Found {
-        Found { pointer: Some(self.pointer[1].clone()), old: Some(o.clone()), new: Some(n.clone()) }
-    }
-
-    /// Something only the old side has, located there.
-    pub(super) fn removed(&self, o: &Value) -> Found {
-        Found { pointer: Some(self.pointer[0].clone()), old: Some(o.clone()), new: None }
-    }
-
-    /// Something only the new side has.
-    pub(super) fn added(&self, n: &Value) -> Found {
-        Found { pointer: Some(self.pointer[1].clone()), old: None, new: Some(n.clone()) }
-    }
-}
-
-/// Where a change is and the values there: a JSON Pointer and the value it names on each side.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Found {
-    pub(super) pointer: Option<String>,
-    pub(super) old: Option<Value>,
-    pub(super) new: Option<Value>,
-}
 
 /// One comparison of two root schemas: where its changes go, and each side's root `$defs`.
 pub(super) struct Walk<'a> {
@@ -122,11 +63,7 @@ pub(super) fn compare(o: &Value, n: &Value, at: &str, dir: Dir, consumer: Consum
             continue;
         };
         let shown = if a == b { format!("$defs.{a}") } else { format!("$defs.{a}→{b}") };
-        let token = |name: &str| format!("/$defs/{}", name.replace('~', "~0").replace('/', "~1"));
-        let at = At {
-            shown,
-            pointer: [format!("{}{}", root.pointer[0], token(&a)), format!("{}{}", root.pointer[1], token(&b))],
-        };
+        let at = root.def(shown, &a, &b);
         walk.schema(ob, nb, &at, 0);
     }
 }
@@ -223,11 +160,7 @@ impl<'a> Walk<'a> {
         let (or, nr) = (strings(o.get("required")), strings(n.get("required")));
         let dir = self.dir;
         // A field made required or optional: the `required` lists are what changed.
-        let lists = Found {
-            pointer: Some(at.then("", "/required", "/required").pointer[1].clone()),
-            old: o.get("required").cloned(),
-            new: n.get("required").cloned(),
-        };
+        let lists = at.then("", "/required", "/required").values(o.get("required"), n.get("required"));
         for (name, schema) in &op {
             let field = at.field(name);
             let Some(new_schema) = np.get(name) else {

@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::schema::{At, Dir, Side, Walk, def_ref, props, strings, types};
+use super::location::At;
+use super::schema::{Dir, Side, Walk, def_ref, props, strings, types};
 
 /// The union keyword of `v` and its branches.
 pub(super) fn of(v: &Value) -> Option<(&'static str, &Vec<Value>)> {
