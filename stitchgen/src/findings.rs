@@ -91,8 +91,6 @@ pub enum Level {
     Error,
     /// The command goes on; worth a look.
     Warning,
-    /// Worth knowing (an accepted breaking change, say).
-    Notice,
 }
 
 /// A related place of a finding.
@@ -260,6 +258,5 @@ fn annotation(level: Level) -> Annotation {
     match level {
         Level::Error => Annotation::Error,
         Level::Warning => Annotation::Warning,
-        Level::Notice => Annotation::Notice,
     }
 }
