@@ -20,12 +20,12 @@ Exits 1 when anything fails; a missing corpus fails too, it never skips.
 import concurrent.futures
 import json
 import os
-import threading
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 import roundtrip

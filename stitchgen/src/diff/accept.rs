@@ -51,7 +51,6 @@ pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Re
         return Ok(Acceptances::default());
     };
     let Some(root) = crate::parse::yaml(sources, file, diags) else { return Ok(Acceptances::default()) };
-    let invalid = |span: Span, message: String| Diagnostic::new(Code::AcceptInvalid, span, message);
     let Some(items) = root.as_seq() else {
         diags.push(
             invalid(root.span, format!("an acceptance file is a list of entries, not {}", root.kind()))
@@ -64,24 +63,13 @@ pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Re
 }
 
 fn entry(item: &Node, diags: &mut Diagnostics) -> Option<Entry> {
-    let at = item.as_map().and_then(|m| m.first()).map_or(item.span, |(k, _)| k.span);
-    let invalid = |span: Span, message: String| Diagnostic::new(Code::AcceptInvalid, span, message);
     let Some(map) = item.as_map() else {
         diags.push(invalid(item.span, format!("an accepted change is a mapping, not {}", item.kind())));
         return None;
     };
-    let mut ok = true;
-    for (key, _) in map {
-        let name = key.as_str().unwrap_or_default();
-        if !KEYS.contains(&name) {
-            let mut d = invalid(key.span, format!("unknown key `{name}` in an accepted change"));
-            if let Some(near) = crate::naming::closest(name, &KEYS) {
-                d = d.help(format!("did you mean `{near}`?"));
-            }
-            diags.push(d);
-            ok = false;
-        }
-    }
+    // A mapping's own span is the point where it starts: what it lacks is shown at its first key.
+    let at = map.first().map_or(item.span, |(k, _)| k.span);
+    let mut ok = known_keys(map, diags);
     let text = |key: &str, diags: &mut Diagnostics| -> Option<(String, Span)> {
         let node = item.get(key)?;
         match node.as_str().map(str::trim) {
@@ -107,25 +95,17 @@ fn entry(item: &Node, diags: &mut Diagnostics) -> Option<Entry> {
     let mut missing = |what: &str, help: &str| {
         diags.push(invalid(at, format!("an accepted change without {what}")).help(help.to_owned()));
     };
-    if rule.is_none() && item.get("rule").is_none() {
+    if item.get("rule").is_none() {
         missing("`rule`", "name the diff rule it accepts, such as `output-field-removed` (docs/diff.md)");
     }
-    if reason.is_none() && item.get("reason").is_none() {
+    if item.get("reason").is_none() {
         missing("`reason`", "say why the change ships: reviewers read it beside the change");
     }
-    if subject.is_none() && item.get("operation").is_none() && item.get("tool").is_none() {
+    if item.get("operation").is_none() && item.get("tool").is_none() {
         missing("`operation` or `tool`", "name what changed: `operation: SERVICE.ACTION` or `tool: NAME`");
     }
-    if let Some((id, span)) = &rule
-        && !RULES.iter().any(|r| r.id == id)
-    {
-        let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
-        let mut d = invalid(*span, format!("no diff rule is called `{id}`"));
-        if let Some(near) = crate::naming::closest(id, &ids) {
-            d = d.help(format!("did you mean `{near}`?"));
-        }
-        diags.push(d);
-        ok = false;
+    if let Some((id, span)) = &rule {
+        ok &= known_rule(id, *span, diags);
     }
     if let Some((date, span)) = &expires
         && !is_date(date)
@@ -133,15 +113,45 @@ fn entry(item: &Node, diags: &mut Diagnostics) -> Option<Entry> {
         diags.push(invalid(*span, format!("`expires` is a date written `YYYY-MM-DD`, not `{date}`")));
         ok = false;
     }
-    // Located at the rule it accepts: a mapping's own span is the point where it starts.
+    // Located at the rule it accepts.
     let (rule, span) = rule?;
-    Some(Entry {
-        rule,
-        subject: subject?,
-        accepted: Accepted { reason: reason?.0, expires: expires.map(|(d, _)| d) },
-        span,
-    })
-    .filter(|_| ok)
+    let accepted = Accepted { reason: reason?.0, expires: expires.map(|(d, _)| d) };
+    Some(Entry { rule, subject: subject?, accepted, span }).filter(|_| ok)
+}
+
+fn invalid(span: Span, message: String) -> Diagnostic {
+    Diagnostic::new(Code::AcceptInvalid, span, message)
+}
+
+/// Whether every key of an entry is one it may have; each other is an `E1000`.
+fn known_keys(map: &[(Node, Node)], diags: &mut Diagnostics) -> bool {
+    let mut ok = true;
+    for (key, _) in map {
+        let name = key.as_str().unwrap_or_default();
+        if !KEYS.contains(&name) {
+            let mut d = invalid(key.span, format!("unknown key `{name}` in an accepted change"));
+            if let Some(near) = crate::naming::closest(name, &KEYS) {
+                d = d.help(format!("did you mean `{near}`?"));
+            }
+            diags.push(d);
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// Whether `id` names a diff rule; if not, an `E1000` with the closest one.
+fn known_rule(id: &str, span: Span, diags: &mut Diagnostics) -> bool {
+    if RULES.iter().any(|r| r.id == id) {
+        return true;
+    }
+    let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+    let mut d = invalid(span, format!("no diff rule is called `{id}`"));
+    if let Some(near) = crate::naming::closest(id, &ids) {
+        d = d.help(format!("did you mean `{near}`?"));
+    }
+    diags.push(d);
+    false
 }
 
 /// `YYYY-MM-DD` with a month of 1–12 and a day of 1–31.
