@@ -162,7 +162,7 @@ impl std::fmt::Debug for HttpPayload {
 
 /// Maps the typed items of a stream to JSON item frames, one by one (generated code calls this).
 pub fn json_stream<T: serde::Serialize + Send + 'static>(items: ItemStream<T>) -> JsonFrames {
-    map_items(items, |item: T| crate::runner::to_answer(&item).map(Frame::Item))
+    map_items(items, |item: T| crate::validation::to_answer(&item).map(Frame::Item))
 }
 
 /// Maps the typed frames of a stream with a terminal frame to JSON (generated code calls this).
@@ -172,8 +172,8 @@ where
     T: serde::Serialize + Send + 'static,
 {
     map_items(frames, |frame: Frame<I, T>| match frame {
-        Frame::Item(i) => crate::runner::to_answer(&i).map(Frame::Item),
-        Frame::Terminal(t) => crate::runner::to_answer(&t).map(Frame::Terminal),
+        Frame::Item(i) => crate::validation::to_answer(&i).map(Frame::Item),
+        Frame::Terminal(t) => crate::validation::to_answer(&t).map(Frame::Terminal),
     })
 }
 

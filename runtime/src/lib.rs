@@ -23,6 +23,7 @@ pub mod remote;
 mod runner;
 pub mod search;
 mod stream;
+mod validation;
 #[cfg(feature = "client")]
 mod wire;
 
@@ -66,5 +67,6 @@ pub mod __private {
     pub use uuid;
 
     pub use crate::http::{header_value, required_header};
-    pub use crate::runner::{answer, header_pairs, no_content, parse_args, projected, to_answer, with_headers};
+    pub use crate::runner::{answer, header_pairs, no_content, parse_args, projected, with_headers};
+    pub use crate::validation::to_answer;
 }

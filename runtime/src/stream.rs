@@ -36,20 +36,20 @@ impl CheckedFrames {
     fn check(&mut self, frame: Checked) -> Checked {
         let frame = frame?;
         if self.terminal_seen {
-            return Err(crate::runner::broken("the stream went on after its terminal frame", Vec::new()));
+            return Err(crate::validation::broken("the stream went on after its terminal frame", Vec::new()));
         }
         let (validator, what) = match &frame {
             Frame::Item(_) => (self.rules.item.as_deref(), "a stream item breaks the contract's item schema"),
             Frame::Terminal(_) if !self.rules.needs_terminal => {
-                return Err(crate::runner::broken("this stream declares no terminal frame", Vec::new()));
+                return Err(crate::validation::broken("this stream declares no terminal frame", Vec::new()));
             }
             Frame::Terminal(_) => (self.rules.terminal.as_deref(), "the terminal frame breaks its schema"),
         };
         let value = match &frame {
             Frame::Item(v) | Frame::Terminal(v) => v,
         };
-        if let Some(errors) = validator.and_then(|v| crate::runner::violations(v, value)) {
-            return Err(crate::runner::broken(what, errors));
+        if let Some(errors) = validator.and_then(|v| crate::validation::violations(v, value)) {
+            return Err(crate::validation::broken(what, errors));
         }
         self.terminal_seen = matches!(frame, Frame::Terminal(_));
         Ok(frame)
@@ -73,7 +73,7 @@ impl futures_core::Stream for CheckedFrames {
             Poll::Ready(None) => {
                 self.done = true;
                 if self.rules.needs_terminal && !self.terminal_seen {
-                    let e = crate::runner::broken("the stream ended without its terminal frame", Vec::new());
+                    let e = crate::validation::broken("the stream ended without its terminal frame", Vec::new());
                     return Poll::Ready(Some(Err(e)));
                 }
                 Poll::Ready(None)

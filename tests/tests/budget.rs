@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 use stitchgen::Options;
 use stitchgen::diag::{Code, ColorChoice, render_all};
-use stitchgen::present::budget::DEFAULT;
+use stitchgen::model::DEFAULT_BUDGET as DEFAULT;
 use stitchgen_tests::{mcp_tool_validator, repo_root};
 
 fn fixture(name: &str) -> String {

@@ -88,7 +88,7 @@ impl Wire {
         if let Some(max) = self.def.max_frame_bytes
             && line.len() as u64 > max
         {
-            let e = crate::runner::broken(
+            let e = crate::validation::broken(
                 &format!("a frame of {} bytes exceeds maxFrameBytes ({max})", line.len()),
                 Vec::new(),
             );

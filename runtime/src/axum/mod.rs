@@ -202,7 +202,7 @@ fn success(def: &'static OperationDef, answer: HttpAnswer, head: bool) -> Respon
         Some(HttpPayload::Raw(raw)) => raw_response(def, raw, head),
         Some(HttpPayload::Stream(frames)) => match &kind.stream {
             Some(stream) => frames::response(frames, stream),
-            None => failure(&crate::runner::broken("a stream from an endpoint that declares none", Vec::new())),
+            None => failure(&crate::validation::broken("a stream from an endpoint that declares none", Vec::new())),
         },
         Some(HttpPayload::Headers(headers)) => match declared_headers(def, headers) {
             Ok(headers) if def.output_schema.is_some() => json_response(status(200), &answer.value, headers),
@@ -227,26 +227,29 @@ fn declared_headers(
     let mut out = Vec::new();
     for (name, value) in headers {
         let Some(decl) = declared.iter().find(|h| h.name.eq_ignore_ascii_case(&name)) else {
-            return Err(crate::runner::broken(&format!("the handler set undeclared header `{name}`"), Vec::new()));
+            return Err(crate::validation::broken(&format!("the handler set undeclared header `{name}`"), Vec::new()));
         };
         out.push(header_pair(decl.name, &value)?);
     }
     for h in declared.iter().filter(|h| h.required) {
         if !out.iter().any(|(n, _)| n.as_str().eq_ignore_ascii_case(h.name)) {
-            return Err(crate::runner::broken(&format!("required header `{}` is missing", h.name), Vec::new()));
+            return Err(crate::validation::broken(&format!("required header `{}` is missing", h.name), Vec::new()));
         }
     }
     Ok(out)
 }
 
 fn header_pair(name: &str, value: &str) -> Result<(HeaderName, HeaderValue), AppError> {
-    let bad = || crate::runner::broken(&format!("header `{name}` is not a valid HTTP header"), Vec::new());
+    let bad = || crate::validation::broken(&format!("header `{name}` is not a valid HTTP header"), Vec::new());
     Ok((HeaderName::try_from(name).map_err(|_| bad())?, HeaderValue::try_from(value).map_err(|_| bad())?))
 }
 
 fn raw_response(def: &OperationDef, raw: crate::RawResponse, head: bool) -> Response {
     let Ok(status) = StatusCode::from_u16(raw.status) else {
-        return failure(&crate::runner::broken(&format!("status {} is not an HTTP status", raw.status), Vec::new()));
+        return failure(&crate::validation::broken(
+            &format!("status {} is not an HTTP status", raw.status),
+            Vec::new(),
+        ));
     };
     let content_type =
         raw.content_type.as_deref().or(def.http_kind.content_type).unwrap_or("application/octet-stream").to_owned();

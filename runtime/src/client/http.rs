@@ -281,10 +281,10 @@ fn check_arguments(checks: &Checks, request: &Request) -> Result<(), ClientError
     let (params, input) = (&request.params, from_raw.as_ref().unwrap_or(&request.input));
     let params = if params.is_null() { &empty } else { params };
     let input = if input.is_null() { &empty } else { input };
-    crate::runner::validate(checks.params.as_ref(), params, "params").map_err(ClientError::Invalid)?;
+    crate::validation::validate(checks.params.as_ref(), params, "params").map_err(ClientError::Invalid)?;
     match &checks.input {
-        Some(v) => crate::runner::validate(Some(v), input, "input"),
-        None => crate::runner::no_arguments(input),
+        Some(v) => crate::validation::validate(Some(v), input, "input"),
+        None => crate::validation::no_arguments(input),
     }
     .map_err(ClientError::Invalid)
 }
@@ -320,8 +320,9 @@ async fn read_success(
         return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Raw(raw)) });
     }
     let value = read_json(op, &body)?;
-    if let Some(errors) = checks.and_then(|c| c.output.as_ref()).and_then(|v| crate::runner::violations(v, &value)) {
-        let e = crate::runner::broken("the answer breaks the contract's output schema", errors);
+    if let Some(errors) = checks.and_then(|c| c.output.as_ref()).and_then(|v| crate::validation::violations(v, &value))
+    {
+        let e = crate::validation::broken("the answer breaks the contract's output schema", errors);
         return Err(ClientError::Invalid(e));
     }
     let declared =

@@ -228,7 +228,7 @@ pub fn items<I: serde::de::DeserializeOwned + Send + 'static>(
 ) -> Result<ItemStream<I>, ClientError> {
     Ok(crate::http::map_items(stream(answer)?, |frame| match frame {
         Frame::Item(v) => typed_frame(v),
-        Frame::Terminal(_) => Err(crate::runner::broken("a stream without a terminal frame sent one", Vec::new())),
+        Frame::Terminal(_) => Err(crate::validation::broken("a stream without a terminal frame sent one", Vec::new())),
     }))
 }
 
@@ -253,5 +253,5 @@ fn stream(answer: HttpAnswer) -> Result<crate::http::JsonFrames, ClientError> {
 
 fn typed_frame<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, AppError> {
     serde_json::from_value(value)
-        .map_err(|e| crate::runner::broken(&format!("a frame does not read as the operation's: {e}"), Vec::new()))
+        .map_err(|e| crate::validation::broken(&format!("a frame does not read as the operation's: {e}"), Vec::new()))
 }

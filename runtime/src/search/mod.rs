@@ -89,7 +89,7 @@ impl Catalog {
         ctx: &Ctx,
     ) -> Result<ToolOutcome, AppError> {
         let Value::Object(mut args) = args else {
-            return Err(crate::runner::invalid("input", "arguments must be a JSON object".into(), Vec::new()));
+            return Err(crate::validation::invalid("input", "arguments must be a JSON object".into(), Vec::new()));
         };
         let value = match tool {
             SEARCH_TOOL => self.search_answer(&args)?,
@@ -169,5 +169,5 @@ fn string<'a>(args: &'a Map<String, Value>, key: &str) -> Result<&'a str, AppErr
 
 /// `VALIDATION_ERROR` for one argument of a search-mode tool, as the runner words its own.
 fn argument(path: &str, message: &str) -> AppError {
-    crate::runner::invalid("input", format!("{path}: {message}"), vec![json!({ "path": path, "message": message })])
+    crate::validation::invalid("input", format!("{path}: {message}"), vec![json!({ "path": path, "message": message })])
 }

@@ -34,9 +34,6 @@ impl McpTarget {
     }
 }
 
-/// The key of the catalog stamp in `_meta`.
-pub const CATALOG_META: &str = "stitchgen/catalog";
-
 /// `{digest, tools}` of `transport`'s tools: the digest moves when and only when what its
 /// manifest advertises of a tool changes (on MCP: name, title, description, schemas,
 /// annotations and `ui`; on the agent: name, description and parameters), so a stateless

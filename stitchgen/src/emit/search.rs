@@ -96,7 +96,7 @@ pub fn meta_tools(tools: &[Tool], transport: Surface, stamp: Option<&Value>) -> 
             }
             let mut meta = serde_json::Map::new();
             if let Some(stamp) = stamp {
-                meta.insert(super::mcp::CATALOG_META.into(), stamp.clone());
+                meta.insert(crate::present::CATALOG_META.into(), stamp.clone());
             }
             meta.insert(DISCOVERY_META.into(), json!({ "tools": searched.len() }));
             entry["_meta"] = Value::Object(meta);

@@ -16,12 +16,6 @@ use crate::model::{Operation, Service};
 use crate::parse::ast::{Contract, Surface};
 use crate::schema::TYPES_PREFIX;
 
-/// The default budget in bytes, about 4,000 tokens. Measured on the ten real API descriptions
-/// of the test corpus with every endpoint exposed, a tool's definition is 5.2 KB at the median
-/// and 15.5 KB at the 75th percentile, then grows to 429 KB; well-made tools in the field cost
-/// 450–1,900 tokens. Past 16 KiB a tool is almost always a whole resource graph inlined.
-pub const DEFAULT: u64 = 16 * 1024;
-
 /// The deepest relaxation tried. Types reached through `$defs` nest deeper than any one schema
 /// (a ring of types nests without end), so the search doubles up from a depth no schema
 /// `check` accepts reaches to this bound.

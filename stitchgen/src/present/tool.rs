@@ -7,6 +7,10 @@ use super::{Bodies, Converter, Memo, Refs, Style, budget, resolve, schema_with, 
 use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 
+/// The key of the catalog stamp in a tool's `_meta`: the presentation writes it, the emitters
+/// and the runtime read it.
+pub const CATALOG_META: &str = "stitchgen/catalog";
+
 /// A tool as every tool surface advertises it.
 #[derive(Clone, Debug)]
 pub struct Tool {
@@ -68,7 +72,7 @@ impl Tool {
         }
         let mut meta = Map::new();
         if let Some(stamp) = stamp {
-            meta.insert(crate::emit::mcp::CATALOG_META.into(), stamp.clone());
+            meta.insert(CATALOG_META.into(), stamp.clone());
         }
         if let Some(ui) = &self.ui {
             meta.insert("ui".into(), ui.clone());
