@@ -4,6 +4,7 @@
 //! deepest parts up to their loosest truthful form. A relaxed schema accepts every answer the full
 //! one does; the runner keeps validating every call against the full contract schemas.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -73,18 +74,18 @@ pub(super) fn fitted(op: &Operation, svc: &Service, transport: Surface, memo: &M
     }
     let shared = shows.shared();
     let skeleton = build(op, svc, shared, memo, Bodies::Counted)?;
-    let within = |t: &Tool| t.size(transport) as u64 <= budget;
     let (mut tool, fit) = if skeleton.size(transport) as u64 <= budget {
         (super::tool::tool(op, svc, shared, memo)?, Fit::Shared)
     } else {
         let defs = Defs::Memo { memo, svc, style: shared.style };
         let mut tool = skeleton.tool;
         tool.input = tool_input_with(op, svc, shared.style, Some(memo), Bodies::Full).0;
-        let fit = match tool.output.take().map(|o| relax_part(&mut tool, &o, Part::Output, &within, &defs)) {
+        let within = Within { transport, budget };
+        let fit = match tool.output.take().map(|o| relax_part(&mut tool, &o, Part::Output, within, &defs)) {
             Some(Some(depth)) => Fit::Output(depth),
             _ => {
                 let input = std::mem::take(&mut tool.input);
-                match relax_part(&mut tool, &input, Part::Input, &within, &defs) {
+                match relax_part(&mut tool, &input, Part::Input, within, &defs) {
                     Some(depth) => Fit::Input(depth),
                     None => Fit::Exceeded,
                 }
@@ -104,18 +105,28 @@ enum Part {
     Input,
 }
 
+/// The budget a tool's definition must fit on one transport.
+#[derive(Clone, Copy)]
+struct Within {
+    transport: Surface,
+    budget: u64,
+}
+
 /// Sets `part` of `tool` to `schema` relaxed below the deepest depth that fits, and returns the
-/// depth; when none fits, to `schema` relaxed whole, and returns `None`.
-fn relax_part(
-    tool: &mut Tool,
-    schema: &Value,
-    part: Part,
-    within: &dyn Fn(&Tool) -> bool,
-    defs: &Defs<'_>,
-) -> Option<usize> {
-    let mut fits = |depth: usize| {
-        set(tool, relax_with(schema, depth, defs), part);
-        within(tool)
+/// depth; when none fits, to `schema` relaxed whole, and returns `None`. Each depth tried is
+/// measured, not built: the rest of the definition is sized once, the relaxed part from the
+/// sizes of its relaxed `$defs` entries, each known once per service, style and depth.
+fn relax_part(tool: &mut Tool, schema: &Value, part: Part, within: Within, defs: &Defs<'_>) -> Option<usize> {
+    set(tool, Value::Null, part);
+    let shell = tool.size(within.transport);
+    let shown = matches!(part, Part::Input) || Shows::of(within.transport).answer;
+    let fits = |depth: usize| {
+        let size = if shown {
+            shell.saturating_sub("null".len()).saturating_add(relaxed_len(schema, depth, defs))
+        } else {
+            shell
+        };
+        size as u64 <= within.budget
     };
     // Sizes shrink as the depth does: the deepest depth that fits, found by doubling, then
     // bisection. The schema whole did not fit, so some depth does not.
@@ -145,11 +156,24 @@ fn set(tool: &mut Tool, schema: Value, part: Part) {
 
 /// Where a relaxation reads the bodies of `$defs` entries.
 enum Defs<'a> {
-    /// The schema's own `$defs`.
-    Own(Option<&'a Map<String, Value>>),
+    /// The schema's own `$defs`, with the relaxations measured so far.
+    Own(Option<&'a Map<String, Value>>, RefCell<Measured>),
     /// The bodies of a service's types as converted in one style: a skeleton's `$defs` are
-    /// `null`, and only the entries a relaxation reaches are read.
+    /// `null`, and only the entries a relaxation reaches are read. Relaxations are measured
+    /// once per memo: every tool of the service reads the same ones.
     Memo { memo: &'a Memo, svc: &'a Service, style: Style<'a> },
+}
+
+/// `$defs` entries relaxed with some depth left, measured: keyed by whether objects are
+/// closed, the entry's name and the depth left.
+pub(super) type Measured = BTreeMap<(bool, String, usize), Rc<Relaxed>>;
+
+/// A `$defs` entry's body relaxed with some depth left, as a relaxation's size needs it.
+pub(super) struct Relaxed {
+    /// Its size as compact JSON.
+    len: usize,
+    /// The entries its walk reaches, with the depth left for each, in the order reached.
+    queued: Vec<(String, usize)>,
 }
 
 impl Defs<'_> {
@@ -159,45 +183,132 @@ impl Defs<'_> {
         matches!(self, Defs::Memo { style, .. } if style.close_objects)
     }
 
-    fn get(&self, name: &str) -> Option<Value> {
+    /// `f` of the body of entry `name`, when there is one.
+    fn with<R>(&self, name: &str, f: impl FnOnce(&Value) -> R) -> Option<R> {
         match self {
-            Defs::Own(defs) => defs.and_then(|d| d.get(name)).cloned(),
+            Defs::Own(defs, _) => defs.and_then(|d| d.get(name)).map(f),
             Defs::Memo { memo, svc, style } => {
-                svc.types.contains_key(name).then(|| memo.body(svc, *style, name).value.clone())
+                svc.types.contains_key(name).then(|| f(&memo.body(svc, *style, name).value))
             }
         }
     }
+
+    /// Entry `name` relaxed with `left` levels, measured once.
+    fn relaxed(&self, name: &str, left: usize) -> Option<Rc<Relaxed>> {
+        let key = (self.closed(), name.to_owned(), left);
+        let cache = match self {
+            Defs::Own(_, cache) => cache,
+            Defs::Memo { memo, .. } => &memo.relaxed,
+        };
+        if let Some(r) = cache.borrow().get(&key) {
+            return Some(Rc::clone(r));
+        }
+        let mut r = Relaxer { defs: self, queued: Vec::new() };
+        let len = self.with(name, |body| json_len(&r.node(body, left)))?;
+        let relaxed = Rc::new(Relaxed { len, queued: r.queued });
+        cache.borrow_mut().insert(key, Rc::clone(&relaxed));
+        Some(relaxed)
+    }
+}
+
+/// The length of `v` as compact JSON, counted without writing it.
+fn json_len(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    serde_json::to_writer(&mut n, v).map_or(usize::MAX, |()| n.0)
 }
 
 /// `schema` (a presented schema, its types in the root's `$defs`) with every subschema `depth`
 /// levels down replaced by its loosest truthful form; a type in `$defs` sits one level below
 /// its shallowest reference. `$defs` no longer referenced are dropped.
 pub fn relax(schema: &Value, depth: usize) -> Value {
-    relax_with(schema, depth, &Defs::Own(schema.get("$defs").and_then(Value::as_object)))
+    relax_with(schema, depth, &Defs::Own(schema.get("$defs").and_then(Value::as_object), RefCell::default()))
 }
 
-fn relax_with(schema: &Value, depth: usize, defs: &Defs<'_>) -> Value {
-    let mut r = Relaxer { defs, out: BTreeMap::new(), pending: Vec::new() };
-    // The root without its `$defs`: those are read from `defs`, as far as the walk reaches.
+/// The root of `schema` (without its `$defs`: those are read from `defs`, as far as the walk
+/// reaches) relaxed below `depth`, and the depth left for each `$defs` entry reached.
+fn relax_root(schema: &Value, depth: usize, defs: &Defs<'_>) -> (Value, BTreeMap<String, usize>) {
+    let mut r = Relaxer { defs, queued: Vec::new() };
     let root = match schema {
         Value::Object(m) => {
             Value::Object(m.iter().filter(|(k, _)| *k != "$defs").map(|(k, v)| (k.clone(), v.clone())).collect())
         }
         other => other.clone(),
     };
-    let mut root = r.node(&root, depth);
-    while let Some((name, left)) = r.pending.pop() {
+    let root = r.node(&root, depth);
+    (root, reached(r.queued, defs))
+}
+
+/// The `$defs` entries a walk that queued `queued` reaches, each with the most depth left that
+/// reaches it. A worklist, so that nesting stays one body deep; an entry is walked once with
+/// its most depth left (a type reaching itself stops there: the depth left only shrinks along
+/// a path).
+fn reached(queued: Vec<(String, usize)>, defs: &Defs<'_>) -> BTreeMap<String, usize> {
+    let mut out: BTreeMap<String, usize> = BTreeMap::new();
+    let mut pending: Vec<(String, usize)> = Vec::new();
+    let queue = |name: &str, left: usize, out: &mut BTreeMap<String, usize>, pending: &mut Vec<(String, usize)>| {
+        if out.get(name).is_some_and(|l| *l >= left) {
+            return;
+        }
+        out.insert(name.to_owned(), left);
+        pending.push((name.to_owned(), left));
+    };
+    for (name, left) in queued {
+        queue(&name, left, &mut out, &mut pending);
+    }
+    while let Some((name, left)) = pending.pop() {
         // Queued again with more depth left since: that one wins.
-        if r.out.get(&name).is_some_and(|(l, _)| *l > left) {
+        if out.get(&name).is_some_and(|l| *l > left) {
             continue;
         }
-        if let Some(body) = r.defs.get(&name) {
-            let relaxed = r.node(&body, left);
-            r.out.insert(name, (left, relaxed));
+        if let Some(relaxed) = defs.relaxed(&name, left) {
+            for (n, l) in &relaxed.queued {
+                queue(n, *l, &mut out, &mut pending);
+            }
         }
     }
-    let mut defs: Map<String, Value> = r.out.into_iter().map(|(k, (_, v))| (k, v)).collect();
-    let loosened = loosened(&defs, |name| r.defs.get(name));
+    out
+}
+
+/// The size of [`relax_with`]'s result as compact JSON, from the measured sizes of the
+/// entries reached. Never less than the result's: turning a `oneOf` into an `anyOf` keeps its
+/// size, and the one change that does not (a `oneOf` beside an `anyOf`, dropped) shrinks it.
+fn relaxed_len(schema: &Value, depth: usize, defs: &Defs<'_>) -> usize {
+    let (root, reached) = relax_root(schema, depth, defs);
+    let mut len = json_len(&root);
+    if let Value::Object(m) = &root
+        && !reached.is_empty()
+    {
+        // `,"$defs":{…}`: each entry `"NAME":BODY`, commas between them.
+        len += usize::from(!m.is_empty()) + r#""$defs":{}"#.len() + reached.len() - 1;
+        for (name, left) in &reached {
+            let body = defs.relaxed(name, *left).map_or("null".len(), |r| r.len);
+            len += json_len(&Value::String(name.clone())) + 1 + body;
+        }
+    }
+    len
+}
+
+fn relax_with(schema: &Value, depth: usize, defs: &Defs<'_>) -> Value {
+    let (mut root, reached) = relax_root(schema, depth, defs);
+    let mut r = Relaxer { defs, queued: Vec::new() };
+    let mut defs: Map<String, Value> = reached
+        .into_iter()
+        .map(|(name, left)| {
+            let body = r.defs.with(&name, |body| r.node(body, left)).unwrap_or(Value::Null);
+            (name, body)
+        })
+        .collect();
+    let loosened = loosened(&defs, |name, body| r.defs.with(name, |original| original != body).unwrap_or(true));
     if !loosened.is_empty() {
         loosen_unions(&mut root, &loosened);
         defs.values_mut().for_each(|d| loosen_unions(d, &loosened));
@@ -212,9 +323,9 @@ fn relax_with(schema: &Value, depth: usize, defs: &Defs<'_>) -> Value {
 
 /// The `$defs` entries that accept more than they did: relaxed themselves, or referring to one
 /// that is.
-fn loosened(defs: &Map<String, Value>, original: impl Fn(&str) -> Option<Value>) -> BTreeSet<String> {
+fn loosened(defs: &Map<String, Value>, changed: impl Fn(&str, &Value) -> bool) -> BTreeSet<String> {
     let mut out: BTreeSet<String> =
-        defs.iter().filter(|(name, body)| original(name).as_ref() != Some(*body)).map(|(n, _)| n.clone()).collect();
+        defs.iter().filter(|(name, body)| changed(name, body)).map(|(n, _)| n.clone()).collect();
     loop {
         let more: Vec<String> =
             defs.iter().filter(|(n, b)| !out.contains(*n) && reaches(b, &out)).map(|(n, _)| n.clone()).collect();
@@ -261,10 +372,8 @@ const LISTED: &[&str] = &["anyOf", "oneOf", "allOf"];
 
 struct Relaxer<'a> {
     defs: &'a Defs<'a>,
-    /// Each `$defs` entry reached: the most depth left it was relaxed with, and the result.
-    out: BTreeMap<String, (usize, Value)>,
-    /// Entries to relax, with their depth left: a worklist, so that nesting stays one body deep.
-    pending: Vec<(String, usize)>,
+    /// The `$defs` entries the walk reached, with the depth left for each, in order.
+    queued: Vec<(String, usize)>,
 }
 
 impl Relaxer<'_> {
@@ -274,7 +383,7 @@ impl Relaxer<'_> {
             return self.loose(v);
         }
         if let Some(name) = def_name(v) {
-            self.def(name, left - 1);
+            self.queued.push((name.to_owned(), left - 1));
         }
         let mut out = Map::new();
         for (k, child) in map {
@@ -301,16 +410,6 @@ impl Relaxer<'_> {
             out.insert(k.clone(), relaxed);
         }
         Value::Object(out)
-    }
-
-    /// Queues `$defs` entry `name` to relax with `left` levels, unless it already is with as
-    /// many (a type reaching itself stops there: the depth left only shrinks along a path).
-    fn def(&mut self, name: &str, left: usize) {
-        if self.out.get(name).is_some_and(|(l, _)| *l >= left) {
-            return;
-        }
-        self.out.insert(name.to_owned(), (left, Value::Null));
-        self.pending.push((name.to_owned(), left));
     }
 
     /// The loosest truthful form of `v`: the JSON types it allows, and the name of the type it
@@ -344,8 +443,8 @@ impl Relaxer<'_> {
             Some(Value::Array(list)) => return list.iter().map(named).collect(),
             _ => {}
         }
-        if let Some(target) = def_name(v).and_then(|n| self.defs.get(n)) {
-            return self.types(&target, hops - 1);
+        if let Some(found) = def_name(v).and_then(|n| self.defs.with(n, |target| self.types(target, hops - 1))) {
+            return found;
         }
         let branches = |k: &str| v.get(k).and_then(Value::as_array).filter(|b| !b.is_empty());
         if let Some(all) = branches("allOf") {

@@ -118,6 +118,8 @@ pub(crate) struct Memo {
     bodies: std::cell::RefCell<BTreeMap<(bool, bool, String), Rc<Body>>>,
     /// What each type's body reaches, for the budget's warnings.
     reach: std::cell::RefCell<budget::Reached>,
+    /// `$defs` entries relaxed with some depth left, measured, for the budget's search.
+    relaxed: std::cell::RefCell<budget::Measured>,
     /// Per style, the types each type keeps in `$defs`, for sizes.
     closures: std::cell::RefCell<BTreeMap<(bool, bool), Rc<Closures>>>,
 }
