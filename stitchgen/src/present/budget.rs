@@ -165,15 +165,15 @@ enum Defs<'a> {
 }
 
 /// `$defs` entries relaxed with some depth left, measured: keyed by whether objects are
-/// closed, the entry's name and the depth left.
-pub(super) type Measured = BTreeMap<(bool, String, usize), Rc<Relaxed>>;
+/// closed, the entry (see [`Defs::index`]) and the depth left.
+pub(super) type Measured = BTreeMap<(bool, usize, usize), Rc<Relaxed>>;
 
 /// A `$defs` entry's body relaxed with some depth left, as a relaxation's size needs it.
 pub(super) struct Relaxed {
-    /// Its size as compact JSON.
+    /// The size of `"NAME":BODY` as compact JSON.
     len: usize,
     /// The entries its walk reaches, with the depth left for each, in the order reached.
-    queued: Vec<(String, usize)>,
+    queued: Vec<(usize, usize)>,
 }
 
 impl Defs<'_> {
@@ -181,6 +181,32 @@ impl Defs<'_> {
     /// stays closed, since providers refuse a function tool with an open one.
     fn closed(&self) -> bool {
         matches!(self, Defs::Memo { style, .. } if style.close_objects)
+    }
+
+    /// How many entries there are.
+    fn len(&self) -> usize {
+        match self {
+            Defs::Own(defs, _) => defs.map_or(0, Map::len),
+            Defs::Memo { svc, .. } => svc.types.len(),
+        }
+    }
+
+    /// The position of entry `name` among them, when it is one: entries are named by position
+    /// while a relaxation is measured, so that no name is compared or copied.
+    fn index(&self, name: &str) -> Option<usize> {
+        match self {
+            // A schema's own `$defs` are relaxed only by tests and stay small.
+            Defs::Own(defs, _) => (*defs)?.keys().position(|k| k == name),
+            Defs::Memo { svc, .. } => svc.types.get_index_of(name),
+        }
+    }
+
+    /// The name of the entry at position `i`.
+    fn name(&self, i: usize) -> &str {
+        match self {
+            Defs::Own(defs, _) => defs.and_then(|d| d.keys().nth(i)).map_or("", String::as_str),
+            Defs::Memo { svc, .. } => svc.types.get_index(i).map_or("", |(n, _)| n.as_str()),
+        }
     }
 
     /// `f` of the body of entry `name`, when there is one.
@@ -194,8 +220,8 @@ impl Defs<'_> {
     }
 
     /// Entry `name` relaxed with `left` levels, measured once.
-    fn relaxed(&self, name: &str, left: usize) -> Option<Rc<Relaxed>> {
-        let key = (self.closed(), name.to_owned(), left);
+    fn relaxed(&self, i: usize, left: usize) -> Option<Rc<Relaxed>> {
+        let key = (self.closed(), i, left);
         let cache = match self {
             Defs::Own(_, cache) => cache,
             Defs::Memo { memo, .. } => &memo.relaxed,
@@ -204,7 +230,8 @@ impl Defs<'_> {
             return Some(Rc::clone(r));
         }
         let mut r = Relaxer { defs: self, queued: Vec::new() };
-        let len = self.with(name, |body| json_len(&r.node(body, left)))?;
+        let name = self.name(i);
+        let len = self.with(name, |body| json_len(&r.node(body, left)))? + json_len(&json!(name)) + 1;
         let relaxed = Rc::new(Relaxed { len, queued: r.queued });
         cache.borrow_mut().insert(key, Rc::clone(&relaxed));
         Some(relaxed)
@@ -212,7 +239,7 @@ impl Defs<'_> {
 }
 
 /// The length of `v` as compact JSON, counted without writing it.
-fn json_len(v: &Value) -> usize {
+pub(super) fn json_len(v: &impl serde::Serialize) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -235,8 +262,8 @@ pub fn relax(schema: &Value, depth: usize) -> Value {
 }
 
 /// The root of `schema` (without its `$defs`: those are read from `defs`, as far as the walk
-/// reaches) relaxed below `depth`, and the depth left for each `$defs` entry reached.
-fn relax_root(schema: &Value, depth: usize, defs: &Defs<'_>) -> (Value, BTreeMap<String, usize>) {
+/// reaches) relaxed below `depth`, and each `$defs` entry reached with its depth left.
+fn relax_root(schema: &Value, depth: usize, defs: &Defs<'_>) -> (Value, Vec<(usize, usize)>) {
     let mut r = Relaxer { defs, queued: Vec::new() };
     let root = match schema {
         Value::Object(m) => {
@@ -249,34 +276,34 @@ fn relax_root(schema: &Value, depth: usize, defs: &Defs<'_>) -> (Value, BTreeMap
 }
 
 /// The `$defs` entries a walk that queued `queued` reaches, each with the most depth left that
-/// reaches it. A worklist, so that nesting stays one body deep; an entry is walked once with
-/// its most depth left (a type reaching itself stops there: the depth left only shrinks along
-/// a path).
-fn reached(queued: Vec<(String, usize)>, defs: &Defs<'_>) -> BTreeMap<String, usize> {
-    let mut out: BTreeMap<String, usize> = BTreeMap::new();
-    let mut pending: Vec<(String, usize)> = Vec::new();
-    let queue = |name: &str, left: usize, out: &mut BTreeMap<String, usize>, pending: &mut Vec<(String, usize)>| {
-        if out.get(name).is_some_and(|l| *l >= left) {
+/// reaches it, by position. A worklist, so that nesting stays one body deep; an entry is walked
+/// once with its most depth left (a type reaching itself stops there: the depth left only
+/// shrinks along a path).
+fn reached(queued: Vec<(usize, usize)>, defs: &Defs<'_>) -> Vec<(usize, usize)> {
+    let mut most: Vec<Option<usize>> = vec![None; defs.len()];
+    let mut pending: Vec<(usize, usize)> = Vec::new();
+    let queue = |(i, left): (usize, usize), most: &mut [Option<usize>], pending: &mut Vec<(usize, usize)>| {
+        if most[i].is_some_and(|l| l >= left) {
             return;
         }
-        out.insert(name.to_owned(), left);
-        pending.push((name.to_owned(), left));
+        most[i] = Some(left);
+        pending.push((i, left));
     };
-    for (name, left) in queued {
-        queue(&name, left, &mut out, &mut pending);
+    for q in queued {
+        queue(q, &mut most, &mut pending);
     }
-    while let Some((name, left)) = pending.pop() {
+    while let Some((i, left)) = pending.pop() {
         // Queued again with more depth left since: that one wins.
-        if out.get(&name).is_some_and(|l| *l > left) {
+        if most[i].is_some_and(|l| l > left) {
             continue;
         }
-        if let Some(relaxed) = defs.relaxed(&name, left) {
-            for (n, l) in &relaxed.queued {
-                queue(n, *l, &mut out, &mut pending);
+        if let Some(relaxed) = defs.relaxed(i, left) {
+            for q in &relaxed.queued {
+                queue(*q, &mut most, &mut pending);
             }
         }
     }
-    out
+    most.into_iter().enumerate().filter_map(|(i, l)| Some((i, l?))).collect()
 }
 
 /// The size of [`relax_with`]'s result as compact JSON, from the measured sizes of the
@@ -290,10 +317,7 @@ fn relaxed_len(schema: &Value, depth: usize, defs: &Defs<'_>) -> usize {
     {
         // `,"$defs":{…}`: each entry `"NAME":BODY`, commas between them.
         len += usize::from(!m.is_empty()) + r#""$defs":{}"#.len() + reached.len() - 1;
-        for (name, left) in &reached {
-            let body = defs.relaxed(name, *left).map_or("null".len(), |r| r.len);
-            len += json_len(&Value::String(name.clone())) + 1 + body;
-        }
+        len += reached.iter().map(|&(i, left)| defs.relaxed(i, left).map_or(0, |r| r.len)).sum::<usize>();
     }
     len
 }
@@ -301,13 +325,14 @@ fn relaxed_len(schema: &Value, depth: usize, defs: &Defs<'_>) -> usize {
 fn relax_with(schema: &Value, depth: usize, defs: &Defs<'_>) -> Value {
     let (mut root, reached) = relax_root(schema, depth, defs);
     let mut r = Relaxer { defs, queued: Vec::new() };
-    let mut defs: Map<String, Value> = reached
+    let by_name: BTreeMap<&str, Value> = reached
         .into_iter()
-        .map(|(name, left)| {
-            let body = r.defs.with(&name, |body| r.node(body, left)).unwrap_or(Value::Null);
-            (name, body)
+        .filter_map(|(i, left)| {
+            let name = defs.name(i);
+            Some((name, defs.with(name, |body| r.node(body, left))?))
         })
         .collect();
+    let mut defs: Map<String, Value> = by_name.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
     let loosened = loosened(&defs, |name, body| r.defs.with(name, |original| original != body).unwrap_or(true));
     if !loosened.is_empty() {
         loosen_unions(&mut root, &loosened);
@@ -372,8 +397,9 @@ const LISTED: &[&str] = &["anyOf", "oneOf", "allOf"];
 
 struct Relaxer<'a> {
     defs: &'a Defs<'a>,
-    /// The `$defs` entries the walk reached, with the depth left for each, in order.
-    queued: Vec<(String, usize)>,
+    /// The `$defs` entries the walk reached (by position), with the depth left for each, in
+    /// order; a reference to no entry is left as it is.
+    queued: Vec<(usize, usize)>,
 }
 
 impl Relaxer<'_> {
@@ -382,8 +408,8 @@ impl Relaxer<'_> {
         if left == 0 {
             return self.loose(v);
         }
-        if let Some(name) = def_name(v) {
-            self.queued.push((name.to_owned(), left - 1));
+        if let Some(i) = def_name(v).and_then(|n| self.defs.index(n)) {
+            self.queued.push((i, left - 1));
         }
         let mut out = Map::new();
         for (k, child) in map {

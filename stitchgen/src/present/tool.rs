@@ -49,45 +49,77 @@ impl Tool {
     /// the agent), with the catalog stamp in `_meta` when given. The CLI, which has no
     /// manifest, counts what it shows: name, description and both schemas.
     pub fn entry(&self, transport: Surface, stamp: Option<&Value>) -> Value {
-        let mut o = Map::new();
-        o.insert("name".into(), json!(self.name));
-        if !Shows::of(transport).answer {
-            o.insert("description".into(), json!(self.description));
-            o.insert("parameters".into(), self.input.clone());
-            return Value::Object(o);
-        }
-        if let Some(title) = self.title.as_ref().filter(|_| transport == Surface::Mcp) {
-            o.insert("title".into(), json!(title));
-        }
-        o.insert("description".into(), json!(self.description));
-        o.insert("inputSchema".into(), self.input.clone());
-        if let Some(out) = &self.output {
-            o.insert("outputSchema".into(), out.clone());
-        }
-        if transport != Surface::Mcp {
-            return Value::Object(o);
-        }
-        if let Some(a) = &self.annotations {
-            o.insert("annotations".into(), a.clone());
-        }
-        let mut meta = Map::new();
-        if let Some(stamp) = stamp {
-            meta.insert(CATALOG_META.into(), stamp.clone());
-        }
-        if let Some(ui) = &self.ui {
-            meta.insert("ui".into(), ui.clone());
-        }
-        if !meta.is_empty() {
-            o.insert("_meta".into(), Value::Object(meta));
-        }
-        Value::Object(o)
+        serde_json::to_value(Entry::of(self, transport, stamp)).unwrap_or(Value::Null)
     }
 
     /// What the tool costs a model's context on `transport`: the bytes of its manifest entry as
     /// compact JSON, less the catalog stamp every tool carries alike. The budget bounds it and
-    /// the snapshot's `bytes` states it.
+    /// the snapshot's `bytes` states it. Counted, not written.
     pub fn size(&self, transport: Surface) -> usize {
-        serde_json::to_string(&self.entry(transport, None)).map_or(usize::MAX, |s| s.len())
+        super::budget::json_len(&Entry::of(self, transport, None))
+    }
+}
+
+/// A tool's manifest entry, borrowed from the tool: its fields in the order a manifest
+/// states them.
+#[derive(serde::Serialize)]
+struct Entry<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    description: &'a str,
+    /// An agent function tool's input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parameters: Option<&'a Value>,
+    #[serde(rename = "inputSchema", skip_serializing_if = "Option::is_none")]
+    input_schema: Option<&'a Value>,
+    #[serde(rename = "outputSchema", skip_serializing_if = "Option::is_none")]
+    output_schema: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    annotations: Option<&'a Value>,
+    #[serde(rename = "_meta", skip_serializing_if = "Meta::is_empty")]
+    meta: Meta<'a>,
+}
+
+/// An MCP tool's `_meta`: the catalog stamp and the UI hints.
+#[derive(serde::Serialize)]
+struct Meta<'a> {
+    #[serde(rename = "stitchgen/catalog", skip_serializing_if = "Option::is_none")]
+    stamp: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ui: Option<&'a Value>,
+}
+
+impl Meta<'_> {
+    fn is_empty(&self) -> bool {
+        self.stamp.is_none() && self.ui.is_none()
+    }
+}
+
+impl<'a> Entry<'a> {
+    fn of(tool: &'a Tool, transport: Surface, stamp: Option<&'a Value>) -> Self {
+        let mut e = Entry {
+            name: &tool.name,
+            title: None,
+            description: &tool.description,
+            parameters: None,
+            input_schema: None,
+            output_schema: None,
+            annotations: None,
+            meta: Meta { stamp: None, ui: None },
+        };
+        if !Shows::of(transport).answer {
+            e.parameters = Some(&tool.input);
+            return e;
+        }
+        e.input_schema = Some(&tool.input);
+        e.output_schema = tool.output.as_ref();
+        if transport == Surface::Mcp {
+            e.title = tool.title.as_deref();
+            e.annotations = tool.annotations.as_ref();
+            e.meta = Meta { stamp, ui: tool.ui.as_ref() };
+        }
+        e
     }
 }
 
