@@ -15,7 +15,8 @@
 #   BENCH_COMPILE_RUNS   rebuilds per crate and size                        [3]
 #   BENCH_RING_SIZES     ring sizes for bench/ring.sh; "" skips it         ["100 200 400"]
 #   BENCH_MODULE_SIZES   sizes bench/module.sh compares with BENCH_BASE; "" skips ["100 1000"]
-#   BENCH_BASE           the revision bench/ring.sh and bench/module.sh compare with [HEAD~1]
+#   BENCH_BASE           the revision bench/ring.sh, module.sh and stripe.sh compare with [HEAD~1]
+#   BENCH_STRIPE         1: run bench/stripe.sh (Stripe, openapi-to-rust beside); 0 skips it [1]
 #   BENCH_KEEP           1: keep the scratch directory                      [0]
 set -euo pipefail
 
@@ -30,6 +31,7 @@ COMPILE_SIZES=${BENCH_COMPILE_SIZES-100 1000}
 COMPILE_RUNS=${BENCH_COMPILE_RUNS:-3}
 RING_SIZES=${BENCH_RING_SIZES-100 200 400}
 MODULE_SIZES=${BENCH_MODULE_SIZES-100 1000}
+STRIPE=${BENCH_STRIPE:-1}
 KEEP=${BENCH_KEEP:-0}
 command="BENCH_SIZES=\"$SIZES\" BENCH_RUNS=$RUNS BENCH_RERUNS=$RERUNS BENCH_COLD=$COLD BENCH_COMPILE_SIZES=\"$COMPILE_SIZES\" BENCH_COMPILE_RUNS=$COMPILE_RUNS bash bench/run.sh"
 
@@ -279,6 +281,13 @@ if [ -n "${MODULE_SIZES// /}" ] && [ -n "${BENCH_BASE-HEAD~1}" ]; then
   say "module: $MODULE_SIZES endpoints, beside ${BENCH_BASE-HEAD~1}"
   BENCH_MODULE_SIZES="$MODULE_SIZES" BENCH_MODULE_RUNS="$COMPILE_RUNS" bash "$bench/module.sh" >/dev/null ||
     die "bench/module.sh failed"
+fi
+
+# -- 9. the largest real description: Stripe's import, check and generate beside the base
+#       revision's and openapi-to-rust's (bench/stripe.sh writes bench/results/stripe-latest.md)
+if [ "$STRIPE" = 1 ]; then
+  say "stripe: import, check and generate, beside ${BENCH_BASE-HEAD~1} and openapi-to-rust"
+  BENCH_STRIPE_RUNS="$RUNS" bash "$bench/stripe.sh" >/dev/null || die "bench/stripe.sh failed"
 fi
 
 # -- report

@@ -6,7 +6,6 @@ mod location;
 pub mod report;
 pub mod rules;
 mod schema;
-mod union;
 
 use std::collections::BTreeMap;
 

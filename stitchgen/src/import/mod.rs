@@ -5,7 +5,6 @@
 
 mod expose;
 mod fit;
-mod kinds;
 mod load;
 mod ops;
 mod schemas;

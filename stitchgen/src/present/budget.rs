@@ -10,7 +10,8 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
-use super::tool::{Shows, build, tool_input_with};
+pub use super::tool::{Contributor, Fit, Over};
+use super::tool::{Shows, build, json_len, tool_input_with};
 use super::{Bodies, Memo, Style, Tool};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Operation, Service};
@@ -21,46 +22,6 @@ use crate::schema::TYPES_PREFIX;
 /// (a ring of types nests without end), so the search doubles up from a depth no schema
 /// `check` accepts reaches to this bound.
 const DEEPEST: usize = 1 << 16;
-
-/// How a tool past its budget was brought down, for its warning.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Over {
-    /// The budget.
-    pub budget: u64,
-    /// The definition's size as built in full.
-    pub full: usize,
-    /// The size advertised.
-    pub advertised: usize,
-    /// What was done.
-    pub fit: Fit,
-    /// The shared types that weigh most in the full definition, heaviest first.
-    pub contributors: Vec<Contributor>,
-}
-
-/// What fitting a tool into its budget took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fit {
-    /// Each shared type kept once in `$defs` was enough.
-    Shared,
-    /// The answer was relaxed below this depth.
-    Output(usize),
-    /// The answer was relaxed whole and the input below this depth.
-    Input(usize),
-    /// Even both relaxed whole, the definition stays past the budget (its name, description
-    /// and annotations alone exceed it).
-    Exceeded,
-}
-
-/// A shared type's weight in a full tool definition.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Contributor {
-    /// The type's name.
-    pub name: String,
-    /// How many times the full definition spells it out.
-    pub uses: u64,
-    /// About how many bytes those copies take.
-    pub bytes: u64,
-}
 
 /// The tool of `op` in `style`, fitted to its budget on `transport`. Its size is first counted
 /// from a skeleton (each `$defs` body's size known once per type), so a tool past its budget
@@ -236,22 +197,6 @@ impl Defs<'_> {
         cache.borrow_mut().insert(key, Rc::clone(&relaxed));
         Some(relaxed)
     }
-}
-
-/// The length of `v` as compact JSON, counted without writing it.
-pub(super) fn json_len(v: &impl serde::Serialize) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut n = Count(0);
-    serde_json::to_writer(&mut n, v).map_or(usize::MAX, |()| n.0)
 }
 
 /// `schema` (a presented schema, its types in the root's `$defs`) with every subschema `depth`

@@ -11,9 +11,11 @@ use crate::model::{Model, Service};
 use crate::schema::TYPES_PREFIX;
 
 pub mod budget;
+mod surfaces;
 mod tool;
 
-pub use tool::{CATALOG_META, Listed, Shows, Surfaces, Tool, tool_input, tools};
+pub use surfaces::Surfaces;
+pub use tool::{CATALOG_META, Listed, Shows, Tool, tool_input, tools};
 
 /// How `#/types/NAME` references are presented.
 #[derive(Clone, Copy, Debug)]

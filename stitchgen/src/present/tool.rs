@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Bodies, Converter, Memo, Refs, Style, budget, resolve, schema_with, sorted};
+use super::{Bodies, Converter, Memo, Refs, Style, resolve, schema_with, sorted};
 use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 
@@ -38,7 +38,7 @@ pub struct Tool {
     /// Endpoint or runtime tool.
     pub kind: OpKind,
     /// How it was fitted to its byte budget, when it was past it.
-    pub over: Option<budget::Over>,
+    pub over: Option<Over>,
     /// Whether its contract presents it in search mode (`toolDiscovery: search`): listed in the
     /// catalog that `describe_tools` reads rather than in the manifest.
     pub searched: bool,
@@ -56,7 +56,7 @@ impl Tool {
     /// compact JSON, less the catalog stamp every tool carries alike. The budget bounds it and
     /// the snapshot's `bytes` states it. Counted, not written.
     pub fn size(&self, transport: Surface) -> usize {
-        super::budget::json_len(&Entry::of(self, transport, None))
+        json_len(&Entry::of(self, transport, None))
     }
 }
 
@@ -121,6 +121,62 @@ impl<'a> Entry<'a> {
         }
         e
     }
+}
+
+/// How a tool past its budget was brought down, for its warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Over {
+    /// The budget.
+    pub budget: u64,
+    /// The definition's size as built in full.
+    pub full: usize,
+    /// The size advertised.
+    pub advertised: usize,
+    /// What was done.
+    pub fit: Fit,
+    /// The shared types that weigh most in the full definition, heaviest first.
+    pub contributors: Vec<Contributor>,
+}
+
+/// What fitting a tool into its budget took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// Each shared type kept once in `$defs` was enough.
+    Shared,
+    /// The answer was relaxed below this depth.
+    Output(usize),
+    /// The answer was relaxed whole and the input below this depth.
+    Input(usize),
+    /// Even both relaxed whole, the definition stays past the budget (its name, description
+    /// and annotations alone exceed it).
+    Exceeded,
+}
+
+/// A shared type's weight in a full tool definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contributor {
+    /// The type's name.
+    pub name: String,
+    /// How many times the full definition spells it out.
+    pub uses: u64,
+    /// About how many bytes those copies take.
+    pub bytes: u64,
+}
+
+/// The length of `v` as compact JSON, counted without writing it.
+pub(super) fn json_len(v: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    serde_json::to_writer(&mut n, v).map_or(usize::MAX, |()| n.0)
 }
 
 /// What `transport`'s tool definitions show, decided here and nowhere else: every tool list,
@@ -189,7 +245,7 @@ impl Listed {
     }
 
     /// A tool's names, with its sizes and digests still to state.
-    fn head(tool: &Tool) -> Self {
+    pub(super) fn head(tool: &Tool) -> Self {
         Listed {
             name: tool.name.clone(),
             description: tool.description.clone(),
@@ -204,68 +260,6 @@ impl Listed {
     }
 }
 
-/// The tools of every manifest, each fitted to its budget: built once, read by the manifests,
-/// the snapshot and the budget warnings.
-#[derive(Clone, Debug)]
-pub struct Surfaces {
-    /// The MCP tools, sorted by name.
-    pub mcp: Vec<Tool>,
-    /// The agent function tools (every object closed), sorted by name.
-    pub agent: Vec<Tool>,
-    /// The CLI's commands, sorted by name. The CLI has no manifest: only what the snapshot
-    /// states of them is computed, from each type's body sized and hashed once per service
-    /// rather than from every command spelled out in full.
-    pub cli: Vec<Listed>,
-}
-
-impl Surfaces {
-    /// The tools of every tool surface of `model`; those of the two manifests fitted to their
-    /// budgets.
-    pub fn new(model: &Model) -> Self {
-        let fitted = |transport| collect(model, transport, |op, svc, memo| budget::fitted(op, svc, transport, memo));
-        Surfaces { mcp: fitted(Surface::Mcp), agent: fitted(Surface::Agent), cli: cli(model) }
-    }
-
-    /// The tools of the manifest of `transport` (none for the CLI and HTTP).
-    pub fn get(&self, transport: Surface) -> &[Tool] {
-        match transport {
-            Surface::Mcp => &self.mcp,
-            Surface::Agent => &self.agent,
-            Surface::Cli | Surface::Http => &[],
-        }
-    }
-
-    /// What the snapshot states of each tool of `transport`, sorted by name.
-    pub fn listed(&self, transport: Surface) -> Vec<Listed> {
-        match transport {
-            Surface::Cli => self.cli.clone(),
-            _ => self.get(transport).iter().map(|t| Listed::of(t, transport)).collect(),
-        }
-    }
-}
-
-/// The CLI's commands as the snapshot states them, each built as a skeleton and its digests
-/// filled from the memo: the same figures as [`Listed::of`] on the command built in full.
-fn cli(model: &Model) -> Vec<Listed> {
-    let shows = Shows::of(Surface::Cli);
-    let mut out: Vec<Listed> = Vec::new();
-    for svc in &model.services {
-        let memo = Memo::default();
-        for op in svc.operations.iter().filter(|op| op.on(Surface::Cli)) {
-            let Some(sized) = build(op, svc, shows, &memo, Bodies::Named) else { continue };
-            let digest = |v: &Value| super::skeleton_digest(v, svc, shows.style, &memo);
-            out.push(Listed {
-                bytes: sized.size(Surface::Cli),
-                input: digest(&sized.tool.input),
-                output: sized.tool.output.as_ref().map(digest),
-                ..Listed::head(&sized.tool)
-            });
-        }
-    }
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
-}
-
 /// The tools on `transport`, sorted by name, as that transport shows them ([`Shows`]) but in
 /// full whatever their budget: what `diff` compares, as the runner validates every call
 /// against the full schemas.
@@ -275,7 +269,11 @@ pub fn tools(model: &Model, transport: Surface) -> Vec<Tool> {
 
 /// The tool `make` builds for each operation on `transport`, sorted by name; one memo of type
 /// bodies per service.
-fn collect(model: &Model, transport: Surface, make: impl Fn(&Operation, &Service, &Memo) -> Option<Tool>) -> Vec<Tool> {
+pub(super) fn collect(
+    model: &Model,
+    transport: Surface,
+    make: impl Fn(&Operation, &Service, &Memo) -> Option<Tool>,
+) -> Vec<Tool> {
     let mut out: Vec<Tool> = Vec::new();
     for svc in &model.services {
         let memo = Memo::default();

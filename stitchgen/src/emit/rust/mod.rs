@@ -110,7 +110,8 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>) -> Result<String, S
     let texts = ops::Texts::default();
     let ops: Vec<ops::Op<'_>> =
         svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &paths, &texts)).collect();
-    let body = ops::body(svc, &ops, &texts);
+    let (body, view_bounds) = ops::body(svc, &ops, &texts);
+    let client = client::client(svc, &ops, view_bounds.as_ref());
     let abi = stitchgen_runtime::GENERATED_ABI;
     let types = types_mod(TokenStream::new());
     print(service_mod(
@@ -124,6 +125,8 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>) -> Result<String, S
             #types
 
             #body
+
+            #client
         },
     ))
 }

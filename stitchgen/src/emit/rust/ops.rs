@@ -669,8 +669,9 @@ fn slice_plan(view: &Value, svc: &Service, stack: &mut Vec<String>) -> TokenStre
     plan
 }
 
-/// Everything after `types`: operation modules, traits, dispatch, catalog and constructor.
-pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream {
+/// Everything after `types` but the client: operation modules, traits, dispatch, catalog and
+/// constructor; and the bounds on the views and presenters a service value needs, when any.
+pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (TokenStream, Option<TokenStream>) {
     let modules: Vec<TokenStream> = ops.iter().map(Op::module).collect();
     let constants = texts.constants();
     let handler_methods = ops.iter().map(Op::handler_method);
@@ -713,8 +714,7 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
         None => quote!(H: Handler),
     };
     let types = raw_literal(&present::types_document(svc).to_string());
-    let client = super::client::client(svc, ops, view_bounds.as_ref());
-    quote! {
+    let body = quote! {
         #(#modules)*
 
         #constants
@@ -758,6 +758,6 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> TokenStream 
             ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue::<H, H>(handler, ::core::marker::PhantomData))
         }
 
-        #client
-    }
+    };
+    (body, view_bounds)
 }

@@ -1,12 +1,14 @@
 //! Comparing two presented schemas keyword by keyword, in one direction: what an input accepts
 //! or what an output may hold. `allOf` is compared as the one schema it composes
-//! ([`compose`]), `anyOf`/`oneOf` branch by branch ([`super::union`]), and a reference into the
+//! ([`compose`]), `anyOf`/`oneOf` branch by branch ([`union`]), and a reference into the
 //! root's `$defs` (a recursive type) as the body it names.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
+
+mod union;
 
 use super::Out;
 use super::location::{At, Found};
@@ -95,8 +97,8 @@ impl<'a> Walk<'a> {
         if o == n && (self.same_defs || !refers(&o)) {
             return;
         }
-        if super::union::of(&o).is_some() || super::union::of(&n).is_some() {
-            return super::union::compare(self, &o, &n, at, depth);
+        if union::of(&o).is_some() || union::of(&n).is_some() {
+            return union::compare(self, &o, &n, at, depth);
         }
         self.keywords(&o, &n, at, depth);
     }

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::location::At;
-use super::schema::{Dir, Side, Walk, def_ref, props, strings, types};
+use super::{Dir, Side, Walk, def_ref, props, strings, types};
+use crate::diff::location::At;
 
 /// The union keyword of `v` and its branches.
 pub(super) fn of(v: &Value) -> Option<(&'static str, &Vec<Value>)> {
@@ -103,7 +103,7 @@ fn branches(walk: &Walk<'_>, side: Side, v: &Value, spread: bool) -> Vec<Value> 
             }
             let mut m = beside.clone();
             m.insert("allOf".into(), Value::Array(vec![b.clone()]));
-            super::schema::compose(walk, side, &Value::Object(m)).into_owned()
+            super::compose(walk, side, &Value::Object(m)).into_owned()
         })
         .collect();
     split_null(out)

@@ -5,13 +5,16 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as J, json};
 
-use super::kinds::{self, Media};
 use super::load::{Docs, Loc, Named};
 use super::schemas::{At, Schemas, escape};
 use super::{Lowerings, Pending, Summary};
 use crate::naming;
 use crate::parse::node::Node;
 use crate::source::Span;
+
+mod kinds;
+
+use kinds::Media;
 
 /// The methods an endpoint can have, as OpenAPI spells them.
 pub(super) const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];

@@ -2,10 +2,10 @@
 
 use serde_json::{Map, Value as J, json};
 
-use super::Lowerings;
-use super::load::{Loc, bare_ref};
-use super::ops::Endpoints;
-use super::schemas::{At, escape};
+use super::Endpoints;
+use crate::import::Lowerings;
+use crate::import::load::{Loc, bare_ref};
+use crate::import::schemas::{At, escape};
 use crate::parse::node::Node;
 
 /// What a media type is to the contract.

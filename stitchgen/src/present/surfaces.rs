@@ -1,0 +1,71 @@
+//! The tools of every tool surface, each fitted to its byte budget once: what the manifests,
+//! the snapshot and the budget warnings read.
+
+use serde_json::Value;
+
+use super::tool::{Listed, Shows, Tool, build, collect};
+use super::{Bodies, Memo, budget};
+use crate::model::Model;
+use crate::parse::ast::Surface;
+
+/// The tools of every manifest, each fitted to its budget: built once, read by the manifests,
+/// the snapshot and the budget warnings.
+#[derive(Clone, Debug)]
+pub struct Surfaces {
+    /// The MCP tools, sorted by name.
+    pub mcp: Vec<Tool>,
+    /// The agent function tools (every object closed), sorted by name.
+    pub agent: Vec<Tool>,
+    /// The CLI's commands, sorted by name. The CLI has no manifest: only what the snapshot
+    /// states of them is computed, from each type's body sized and hashed once per service
+    /// rather than from every command spelled out in full.
+    pub cli: Vec<Listed>,
+}
+
+impl Surfaces {
+    /// The tools of every tool surface of `model`; those of the two manifests fitted to their
+    /// budgets.
+    pub fn new(model: &Model) -> Self {
+        let fitted = |transport| collect(model, transport, |op, svc, memo| budget::fitted(op, svc, transport, memo));
+        Surfaces { mcp: fitted(Surface::Mcp), agent: fitted(Surface::Agent), cli: cli(model) }
+    }
+
+    /// The tools of the manifest of `transport` (none for the CLI and HTTP).
+    pub fn get(&self, transport: Surface) -> &[Tool] {
+        match transport {
+            Surface::Mcp => &self.mcp,
+            Surface::Agent => &self.agent,
+            Surface::Cli | Surface::Http => &[],
+        }
+    }
+
+    /// What the snapshot states of each tool of `transport`, sorted by name.
+    pub fn listed(&self, transport: Surface) -> Vec<Listed> {
+        match transport {
+            Surface::Cli => self.cli.clone(),
+            _ => self.get(transport).iter().map(|t| Listed::of(t, transport)).collect(),
+        }
+    }
+}
+
+/// The CLI's commands as the snapshot states them, each built as a skeleton and its digests
+/// filled from the memo: the same figures as [`Listed::of`] on the command built in full.
+fn cli(model: &Model) -> Vec<Listed> {
+    let shows = Shows::of(Surface::Cli);
+    let mut out: Vec<Listed> = Vec::new();
+    for svc in &model.services {
+        let memo = Memo::default();
+        for op in svc.operations.iter().filter(|op| op.on(Surface::Cli)) {
+            let Some(sized) = build(op, svc, shows, &memo, Bodies::Named) else { continue };
+            let digest = |v: &Value| super::skeleton_digest(v, svc, shows.style, &memo);
+            out.push(Listed {
+                bytes: sized.size(Surface::Cli),
+                input: digest(&sized.tool.input),
+                output: sized.tool.output.as_ref().map(digest),
+                ..Listed::head(&sized.tool)
+            });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
