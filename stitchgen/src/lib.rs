@@ -116,7 +116,7 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
     let (modules, json) = std::thread::scope(|s| {
         let json = || {
             let surfaces = present::Surfaces::new(&model);
-            let budget = present::budget::warnings(&surfaces, &checked.contracts);
+            let budget = surfaces.warnings(&checked.contracts);
             (emit::documents(&model, &surfaces), snapshot::render(&model, &surfaces), budget)
         };
         // The stack a main thread has (a spawned one gets 2 MiB): deep schemas recurse.
@@ -142,7 +142,7 @@ pub fn check_surfaces(checked: Checked) -> Checked {
         return checked;
     }
     let model = model::lower(&checked.contracts, &checked.sources, &checked.options);
-    let warnings = present::budget::warnings(&present::Surfaces::new(&model), &checked.contracts);
+    let warnings = present::Surfaces::new(&model).warnings(&checked.contracts);
     with_diagnostics(checked, warnings)
 }
 

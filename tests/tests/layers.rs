@@ -1,89 +1,109 @@
-//! The top-level modules of each crate import downward only: no module reaches, through any
-//! chain of `crate::` or `super::` paths, a module that reaches it back. A new cycle fails here
-//! with the files that make each of its edges.
+//! Modules import downward only: no module reaches, through any chain of `crate::`, `super::`
+//! or `self::` paths, a sibling module (one of the same parent) that reaches it back; in
+//! particular, none between the top-level modules of a crate. A child may read its parent: it is
+//! part of it. A new cycle fails here with the files that make each of its edges.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use syn::visit::Visit;
 
-/// Which top-level module refers to which, and from which files.
-type Edges = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
+/// A module by its path from the crate root (`["present", "tool"]`); the root is `[]`.
+type ModPath = Vec<String>;
 
-/// The crate rooted at `src/lib.rs`: its top-level modules and the edges between them.
+/// Which module refers to which sibling, and from which files.
+type Edges = BTreeMap<ModPath, BTreeMap<ModPath, BTreeSet<String>>>;
+
+/// A crate's modules, the names they re-export, and the edges between siblings.
 struct Crate {
-    modules: BTreeSet<String>,
-    /// Names the crate root re-exports, and the top-level module each comes from.
-    reexports: BTreeMap<String, String>,
+    modules: BTreeSet<ModPath>,
+    /// `(module, name)` to the absolute path a `use` in that module gives the name.
+    uses: BTreeMap<(ModPath, String), ModPath>,
     edges: Edges,
 }
 
 impl Crate {
     fn read(src: &Path) -> Self {
-        let lib = parse(&src.join("lib.rs"));
-        let mut modules = BTreeSet::new();
-        let mut reexports = BTreeMap::new();
-        for item in &lib.items {
-            match item {
-                syn::Item::Mod(m) if m.content.is_none() => {
-                    modules.insert(m.ident.to_string());
+        let files: Vec<(String, ModPath, syn::File)> = rust_files(src)
+            .into_iter()
+            .filter(|f| !f.ends_with("main.rs"))
+            .map(|file| {
+                let rel = file.strip_prefix(src).unwrap().to_string_lossy().replace('\\', "/");
+                let mut scope: ModPath = rel.trim_end_matches(".rs").split('/').map(str::to_owned).collect();
+                if scope.last().is_some_and(|s| s == "mod" || s == "lib") {
+                    scope.pop();
                 }
-                syn::Item::Use(u) => {
-                    let mut names = Vec::new();
-                    leaves(&u.tree, &mut Vec::new(), &mut names);
-                    for path in names {
-                        let first = if path[0] == "crate" || path[0] == "self" { path.get(1) } else { path.first() };
-                        if let (Some(first), Some(last)) = (first, path.last()) {
-                            reexports.insert(last.clone(), first.clone());
-                        }
-                    }
-                }
-                _ => {}
-            }
+                let ast = parse(&file);
+                (rel, scope, ast)
+            })
+            .collect();
+        let mut modules: BTreeSet<ModPath> = files.iter().map(|(_, scope, _)| scope.clone()).collect();
+        let mut found = Vec::new();
+        let mut uses = BTreeMap::new();
+        for (rel, scope, ast) in &files {
+            let mut refs =
+                Refs { scope: scope.clone(), in_fn: 0, found: Vec::new(), uses: Vec::new(), modules: Vec::new() };
+            refs.visit_file(ast);
+            modules.extend(refs.modules);
+            found.extend(refs.found.into_iter().map(|(from, to)| (from, to, rel.clone())));
+            uses.extend(refs.uses.into_iter().map(|(module, name, to)| ((module, name), to)));
         }
-        let mut krate = Crate { modules, reexports, edges: Edges::new() };
-        for file in rust_files(src) {
-            let rel = file.strip_prefix(src).unwrap().to_string_lossy().replace('\\', "/");
-            let mut scope: Vec<String> = rel.trim_end_matches(".rs").split('/').map(str::to_owned).collect();
-            if scope.last().is_some_and(|s| s == "mod" || s == "lib" || s == "main") {
-                scope.pop();
-            }
-            let mut refs = Refs { scope, found: Vec::new() };
-            refs.visit_file(&parse(&file));
-            for (from, to) in refs.found {
-                krate.edge(&from, &to, &rel);
+        let mut krate = Crate { modules, uses, edges: Edges::new() };
+        for (from, to, file) in found {
+            if let Some(to) = krate.module_of(&to) {
+                krate.edge(&from, &to, &file);
             }
         }
         krate
     }
 
-    /// Records that module path `from` names absolute path `to`, when they lie in two
-    /// top-level modules.
+    /// The module an absolute path names or names an item of, following re-exports; `None`
+    /// for a path outside the crate.
+    fn module_of(&self, path: &[String]) -> Option<ModPath> {
+        let mut at: ModPath = Vec::new();
+        for (i, seg) in path.iter().enumerate() {
+            let mut next = at.clone();
+            next.push(seg.clone());
+            if self.modules.contains(&next) {
+                at = next;
+            } else if let Some(target) = self.uses.get(&(at.clone(), seg.clone())) {
+                // A re-export: resolve what it names, then go on from there (bounded: a `use`
+                // that names itself must not loop).
+                if target.as_slice() == &path[..=i] {
+                    return Some(at);
+                }
+                let rest: Vec<String> = target.iter().chain(&path[i + 1..]).cloned().collect();
+                return if rest.len() > 64 { Some(at) } else { self.module_of(&rest) };
+            } else {
+                return Some(at);
+            }
+        }
+        Some(at)
+    }
+
+    /// Records that module `from` names module `to`, as an edge between the two siblings below
+    /// their common ancestor (none when one contains the other).
     fn edge(&mut self, from: &[String], to: &[String], file: &str) {
-        let (Some(a), Some(b)) = (from.first(), to.first()) else { return };
-        let b = if self.modules.contains(b) {
-            b.clone()
-        } else if let Some(m) = self.reexports.get(b) {
-            m.clone()
-        } else {
-            return;
-        };
-        if *a != b && self.modules.contains(a) {
-            self.edges.entry(a.clone()).or_default().entry(b).or_default().insert(file.to_owned());
+        let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+        if common < from.len() && common < to.len() {
+            let (a, b) = (from[..=common].to_vec(), to[..=common].to_vec());
+            self.edges.entry(a).or_default().entry(b).or_default().insert(file.to_owned());
         }
     }
 
-    /// Every cycle between top-level modules: the strongly connected parts of more than one.
+    /// Every cycle between sibling modules: the strongly connected parts of more than one.
     fn cycles(&self) -> Vec<Vec<String>> {
-        let names: Vec<&String> = self.modules.iter().collect();
-        let index: BTreeMap<&String, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        let names: Vec<&ModPath> = self.modules.iter().collect();
+        let index: BTreeMap<&ModPath, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
         let reach = |from: usize| -> BTreeSet<usize> {
             let mut seen = BTreeSet::from([from]);
             let mut todo = vec![from];
             while let Some(v) = todo.pop() {
                 for to in self.edges.get(names[v]).into_iter().flat_map(BTreeMap::keys) {
-                    if seen.insert(index[to]) {
-                        todo.push(index[to]);
+                    if let Some(&w) = index.get(to)
+                        && seen.insert(w)
+                    {
+                        todo.push(w);
                     }
                 }
             }
@@ -94,7 +114,7 @@ impl Crate {
         for v in 0..names.len() {
             let part: Vec<String> = (0..names.len())
                 .filter(|&w| reached[v].contains(&w) && reached[w].contains(&v))
-                .map(|w| names[w].clone())
+                .map(|w| names[w].join("::"))
                 .collect();
             if part.len() > 1 {
                 parts.insert(part);
@@ -106,11 +126,11 @@ impl Crate {
     /// The edges inside `part`, with the files that make them.
     fn explain(&self, part: &[String]) -> String {
         let mut out = String::new();
-        for a in part {
-            for (b, files) in self.edges.get(a).into_iter().flatten() {
-                if part.contains(b) {
+        for (a, to) in &self.edges {
+            for (b, files) in to {
+                if part.contains(&a.join("::")) && part.contains(&b.join("::")) {
                     let files: Vec<&str> = files.iter().map(String::as_str).collect();
-                    out.push_str(&format!("  {a} -> {b} ({})\n", files.join(", ")));
+                    out.push_str(&format!("  {} -> {} ({})\n", a.join("::"), b.join("::"), files.join(", ")));
                 }
             }
         }
@@ -118,15 +138,21 @@ impl Crate {
     }
 }
 
-/// The module paths named by `crate::` and `super::` paths, each with the module it is named in.
+/// What one file says: the paths it names (made absolute), with the module each is named in;
+/// the names its `use` items give each module; and its inline modules.
 struct Refs {
-    scope: Vec<String>,
-    found: Vec<(Vec<String>, Vec<String>)>,
+    scope: ModPath,
+    /// How many function bodies the walk is in: a `use` there names nothing for other modules.
+    in_fn: usize,
+    found: Vec<(ModPath, ModPath)>,
+    uses: Vec<(ModPath, String, ModPath)>,
+    modules: Vec<ModPath>,
 }
 
 impl Refs {
-    /// `path` made absolute from the current module, when it is `crate::` or `super::`.
-    fn absolute(&self, path: &[String]) -> Option<Vec<String>> {
+    /// `path` made absolute from the current module: `crate::`, `super::` and `self::` paths,
+    /// and in a `use`, a path from a child module (`use tool::Tool`).
+    fn absolute(&self, path: &[String], in_use: bool) -> Option<ModPath> {
         let mut out = self.scope.clone();
         let mut rest = path;
         match rest.first().map(String::as_str) {
@@ -134,58 +160,82 @@ impl Refs {
                 out.clear();
                 rest = &rest[1..];
             }
+            Some("self") => rest = &rest[1..],
             Some("super") => {
                 while rest.first().is_some_and(|s| s == "super") {
                     out.pop()?;
                     rest = &rest[1..];
                 }
             }
+            Some(_) if in_use => {}
             _ => return None,
         }
         out.extend(rest.iter().cloned());
         Some(out)
-    }
-
-    fn named(&mut self, path: &[String]) {
-        if let Some(to) = self.absolute(path) {
-            self.found.push((self.scope.clone(), to));
-        }
     }
 }
 
 impl<'ast> Visit<'ast> for Refs {
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
         self.scope.push(m.ident.to_string());
+        if m.content.is_some() {
+            self.modules.push(self.scope.clone());
+        }
         syn::visit::visit_item_mod(self, m);
         self.scope.pop();
     }
 
+    fn visit_block(&mut self, b: &'ast syn::Block) {
+        self.in_fn += 1;
+        syn::visit::visit_block(self, b);
+        self.in_fn -= 1;
+    }
+
     fn visit_path(&mut self, p: &'ast syn::Path) {
         let segments: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
-        self.named(&segments);
+        if let Some(to) = self.absolute(&segments, false) {
+            self.found.push((self.scope.clone(), to));
+        }
         syn::visit::visit_path(self, p);
     }
 
     fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
         let mut paths = Vec::new();
         leaves(&u.tree, &mut Vec::new(), &mut paths);
-        for path in paths {
-            self.named(&path);
+        for (path, name) in paths {
+            // A path from a child module is relative; one from an external crate names nothing here.
+            let Some(to) = self.absolute(&path, true) else { continue };
+            self.found.push((self.scope.clone(), to.clone()));
+            if self.in_fn == 0
+                && let Some(name) = name
+            {
+                self.uses.push((self.scope.clone(), name, to));
+            }
         }
     }
 }
 
-/// Every path a `use` tree brings in, spelled from its root.
-fn leaves(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+/// Every path a `use` tree brings in, spelled from its root, with the name it is brought in
+/// under (none for a glob).
+fn leaves(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Vec<String>, Option<String>)>) {
     match tree {
         syn::UseTree::Path(p) => {
             prefix.push(p.ident.to_string());
             leaves(&p.tree, prefix, out);
             prefix.pop();
         }
-        syn::UseTree::Name(n) => out.push([prefix.as_slice(), &[n.ident.to_string()]].concat()),
-        syn::UseTree::Rename(r) => out.push([prefix.as_slice(), &[r.ident.to_string()]].concat()),
-        syn::UseTree::Glob(_) => out.push(prefix.clone()),
+        syn::UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            // `use foo::{self}` names `foo` itself.
+            let path =
+                if name == "self" { prefix.clone() } else { [prefix.as_slice(), std::slice::from_ref(&name)].concat() };
+            let name = if name == "self" { prefix.last().cloned() } else { Some(name) };
+            out.push((path, name));
+        }
+        syn::UseTree::Rename(r) => {
+            out.push(([prefix.as_slice(), &[r.ident.to_string()]].concat(), Some(r.rename.to_string())))
+        }
+        syn::UseTree::Glob(_) => out.push((prefix.clone(), None)),
         syn::UseTree::Group(g) => g.items.iter().for_each(|t| leaves(t, prefix, out)),
     }
 }
@@ -212,11 +262,12 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 fn assert_acyclic(krate: &str) {
     let src = stitchgen_tests::repo_root().join(krate).join("src");
     let c = Crate::read(&src);
-    assert!(c.modules.len() > 5, "{krate}: the top-level modules were found: {:?}", c.modules);
+    let top = c.modules.iter().filter(|m| m.len() == 1).count();
+    assert!(top > 5, "{krate}: the top-level modules were found: {:?}", c.modules);
     assert!(c.edges.values().map(BTreeMap::len).sum::<usize>() > 10, "{krate}: the imports were read");
     let report: Vec<String> =
         c.cycles().iter().map(|part| format!("{}:\n{}", part.join(" <-> "), c.explain(part))).collect();
-    assert!(report.is_empty(), "{krate}: import cycles between top-level modules:\n{}", report.join("\n"));
+    assert!(report.is_empty(), "{krate}: import cycles between modules:\n{}", report.join("\n"));
 }
 
 #[test]
@@ -235,12 +286,23 @@ fn a_cycle_is_found_and_named() {
     std::fs::create_dir_all(dir.join("b")).unwrap();
     std::fs::write(dir.join("lib.rs"), "mod a;\nmod b;\nmod c;\npub use c::Thing;\n").unwrap();
     std::fs::write(dir.join("a.rs"), "use crate::b::X;\n").unwrap();
-    std::fs::write(dir.join("b/mod.rs"), "mod inner;\n").unwrap();
-    // Through `super::super`, a re-export of the root and a nested module: b -> c -> a -> b.
-    std::fs::write(dir.join("b/inner.rs"), "mod deep { fn f() { super::super::super::Thing::new(); } }\n").unwrap();
+    std::fs::write(dir.join("b/mod.rs"), "mod inner;\nmod other;\npub use inner::X;\n").unwrap();
+    // Through `super::super`, a re-export of the root and an inline module: b -> c -> a -> b;
+    // and between two children of `b`, through a re-export of `b`: inner <-> other.
+    std::fs::write(
+        dir.join("b/inner.rs"),
+        "pub struct X;\nmod deep { fn f() { super::super::super::Thing::new(); } }\nuse super::other::Y;\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("b/other.rs"), "pub struct Y;\nfn g() -> super::X { todo!() }\n").unwrap();
     std::fs::write(dir.join("c.rs"), "fn g() -> crate::a::Y { todo!() }\n").unwrap();
     let c = Crate::read(&dir);
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(c.cycles(), vec![vec!["a".to_owned(), "b".to_owned(), "c".to_owned()]]);
-    assert_eq!(c.explain(&c.cycles()[0]), "  a -> b (a.rs)\n  b -> c (b/inner.rs)\n  c -> a (c.rs)\n");
+    let cycles = c.cycles();
+    assert_eq!(
+        cycles,
+        vec![vec!["a".to_owned(), "b".to_owned(), "c".to_owned()], vec!["b::inner".to_owned(), "b::other".to_owned()]]
+    );
+    assert_eq!(c.explain(&cycles[0]), "  a -> b (a.rs)\n  b -> c (b/inner.rs)\n  c -> a (c.rs)\n");
+    assert_eq!(c.explain(&cycles[1]), "  b::inner -> b::other (b/inner.rs)\n  b::other -> b::inner (b/other.rs)\n");
 }

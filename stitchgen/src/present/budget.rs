@@ -15,7 +15,7 @@ use super::tool::{Shows, build, json_len, tool_input_with};
 use super::{Bodies, Memo, Style, Tool};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Operation, Service};
-use crate::parse::ast::{Contract, Surface};
+use crate::parse::ast::Surface;
 use crate::schema::TYPES_PREFIX;
 
 /// The deepest relaxation tried. Types reached through `$defs` nest deeper than any one schema
@@ -552,23 +552,8 @@ fn refs(v: &Value) -> Vec<String> {
     out
 }
 
-/// A W0007 warning for every tool past its budget, on each manifest.
-pub fn warnings(surfaces: &super::Surfaces, contracts: &[Contract]) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for transport in [Surface::Mcp, Surface::Agent] {
-        for tool in surfaces.get(transport) {
-            let Some(over) = &tool.over else { continue };
-            let Some(c) = contracts.iter().find(|c| c.service.as_ref().is_some_and(|s| s.value == tool.service)) else {
-                continue;
-            };
-            let span = c.action_span(&tool.action).unwrap_or_else(|| c.service_span());
-            out.push(warning(tool, transport, over, span));
-        }
-    }
-    out
-}
-
-fn warning(tool: &Tool, transport: Surface, over: &Over, span: crate::source::Span) -> Diagnostic {
+/// The W0007 warning of `tool`, past its budget on `transport`, at `span`.
+pub(super) fn warning(tool: &Tool, transport: Surface, over: &Over, span: crate::source::Span) -> Diagnostic {
     let how = match over.fit {
         Fit::Shared => "each shared type kept once in `$defs`".to_owned(),
         Fit::Output(d) => format!("shared types kept once in `$defs`, the answer relaxed below depth {d}"),

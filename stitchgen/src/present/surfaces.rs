@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use super::tool::{Listed, Shows, Tool, build, collect};
 use super::{Bodies, Memo, budget};
+use crate::diag::Diagnostic;
 use crate::model::Model;
-use crate::parse::ast::Surface;
+use crate::parse::ast::{Contract, Surface};
 
 /// The tools of every manifest, each fitted to its budget: built once, read by the manifests,
 /// the snapshot and the budget warnings.
@@ -37,6 +38,23 @@ impl Surfaces {
             Surface::Agent => &self.agent,
             Surface::Cli | Surface::Http => &[],
         }
+    }
+
+    /// A W0007 warning for every tool past its budget, on each manifest.
+    pub fn warnings(&self, contracts: &[Contract]) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for transport in [Surface::Mcp, Surface::Agent] {
+            for tool in self.get(transport) {
+                let Some(over) = &tool.over else { continue };
+                let Some(c) = contracts.iter().find(|c| c.service.as_ref().is_some_and(|s| s.value == tool.service))
+                else {
+                    continue;
+                };
+                let span = c.action_span(&tool.action).unwrap_or_else(|| c.service_span());
+                out.push(budget::warning(tool, transport, over, span));
+            }
+        }
+        out
     }
 
     /// What the snapshot states of each tool of `transport`, sorted by name.

@@ -40,3 +40,33 @@ pub fn diagnostic(contracts: &[Contract], service: &str, failure: &Untranslatabl
 fn type_key(c: &Contract, name: &str) -> Option<Span> {
     c.types.as_ref()?.value.0.iter().find(|(k, _)| k.value == name).map(|(k, _)| k.span)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::named_schemas;
+    use super::super::types::{Origin, generate};
+
+    const CONTRACT: &str = "stitch: 1\nservice: demo\ntypes:\n  A: { type: object, properties: { a: { type: string } } }\n  B: { type: object, properties: { b: { type: string } } }\nendpoints:\n  get_t: { method: GET, path: /t, desc: Get., output: { $ref: \"#/types/A\" } }\n";
+
+    /// The checked demo contract, and its one service lowered with shared type `B` replaced.
+    fn service_with_b(b: serde_json::Value) -> (crate::Checked, crate::model::Service) {
+        let checked = crate::check_source("demo.stitch.yaml", CONTRACT);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+        let mut svc = crate::model::lower(&checked.contracts, &checked.sources, &checked.options).services.remove(0);
+        svc.types["B"] = b;
+        (checked, svc)
+    }
+
+    #[test]
+    fn the_schema_typify_fails_on_is_named() {
+        // Not a contract `check` passes: a stand-in for a shape typify cannot translate.
+        let (checked, svc) = service_with_b(serde_json::json!({"$ref": "#/types/Nowhere"}));
+        let err = generate(&svc, &named_schemas(&svc)).err().expect("typify fails");
+        assert_eq!(err.origin, Origin::Type("B".into()), "{err:?}");
+        let d = super::diagnostic(&checked.contracts, "demo", &err).expect("demo is declared");
+        let rendered = crate::diag::render_all(&[d], &checked.sources, crate::diag::ColorChoice::Never);
+        insta::assert_snapshot!("E0611_untranslatable_schema", rendered);
+        let (_, clean) = service_with_b(serde_json::json!({"type": "string"}));
+        assert!(generate(&clean, &named_schemas(&clean)).is_ok());
+    }
+}

@@ -174,37 +174,13 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
 
 #[cfg(test)]
 mod tests {
-    use super::{Origin, TYPIFY_VERSION, generate};
+    use super::TYPIFY_VERSION;
 
     #[test]
     fn the_named_typify_version_is_the_locked_one() {
         let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock")).unwrap();
         let entry = format!("name = \"typify\"\nversion = \"{TYPIFY_VERSION}\"");
         assert!(lock.contains(&entry), "Cargo.lock does not lock typify {TYPIFY_VERSION}");
-    }
-
-    const CONTRACT: &str = "stitch: 1\nservice: demo\ntypes:\n  A: { type: object, properties: { a: { type: string } } }\n  B: { type: object, properties: { b: { type: string } } }\nendpoints:\n  get_t: { method: GET, path: /t, desc: Get., output: { $ref: \"#/types/A\" } }\n";
-
-    /// The checked demo contract, and its one service lowered with shared type `B` replaced.
-    fn service_with_b(b: serde_json::Value) -> (crate::Checked, crate::model::Service) {
-        let checked = crate::check_source("demo.stitch.yaml", CONTRACT);
-        assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
-        let mut svc = crate::model::lower(&checked.contracts, &checked.sources, &checked.options).services.remove(0);
-        svc.types["B"] = b;
-        (checked, svc)
-    }
-
-    #[test]
-    fn the_schema_typify_fails_on_is_named() {
-        // Not a contract `check` passes: a stand-in for a shape typify cannot translate.
-        let (checked, svc) = service_with_b(serde_json::json!({"$ref": "#/types/Nowhere"}));
-        let err = generate(&svc, &super::super::named_schemas(&svc)).err().expect("typify fails");
-        assert_eq!(err.origin, Origin::Type("B".into()), "{err:?}");
-        let d = super::super::failure::diagnostic(&checked.contracts, "demo", &err).expect("demo is declared");
-        let rendered = crate::diag::render_all(&[d], &checked.sources, crate::diag::ColorChoice::Never);
-        insta::assert_snapshot!("E0611_untranslatable_schema", rendered);
-        let (_, clean) = service_with_b(serde_json::json!({"type": "string"}));
-        assert!(generate(&clean, &super::super::named_schemas(&clean)).is_ok());
     }
 
     #[test]
