@@ -86,11 +86,12 @@ fi
 
 for i in $(seq 1 "$RUNS"); do
   for r in $revs; do
-    d="$work/$r"
-    rm -rf "$d-out" "$d.stitch.yaml"
-    timed "$r import" "$i" -- "${sg[@]}" "$work/$r" import --color never "$work/stripe.json" --expose --out "$d.stitch.yaml"
-    timed "$r check" "$i" -- "${sg[@]}" "$work/$r" check --color never "$d.stitch.yaml"
-    timed "$r generate" "$i" -- "${sg[@]}" "$work/$r" generate --color never "$d.stitch.yaml" --out "$d-out"
+    # The same file names for both revisions: artifacts name the contract they come from.
+    d="$work/run-$r"
+    rm -rf "$d" && mkdir -p "$d"
+    timed "$r import" "$i" -- "${sg[@]}" "$work/$r" import --color never "$work/stripe.json" --expose --out "$d/stripe.stitch.yaml"
+    timed "$r check" "$i" -- "${sg[@]}" "$work/$r" check --color never "$d/stripe.stitch.yaml"
+    timed "$r generate" "$i" -- "${sg[@]}" "$work/$r" generate --color never "$d/stripe.stitch.yaml" --out "$d/out"
   done
   if [ -n "$peer" ]; then
     rm -rf "$work/peer/out"
@@ -100,13 +101,13 @@ done
 
 same=
 if [ -n "$BASE" ]; then
-  if diff -r "$work/base-out" "$work/head-out" >/dev/null && cmp -s "$work/base.stitch.yaml" "$work/head.stitch.yaml"; then
-    same="the contract and every artifact byte for byte the same at both revisions"
+  if diff -r "$work/run-base" "$work/run-head" >/dev/null; then
+    same="The contract and every artifact are byte for byte the same at both revisions."
   else
-    same="the contract or artifacts differ between the revisions"
+    same="The contract or artifacts differ between the revisions: $(diff -rq "$work/run-base" "$work/run-head" | head -n 5 | tr '\n' ' ')"
   fi
 fi
-tools_count=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["tools"]))' "$work/head-out/mcp-tools.json" 2>/dev/null || echo "?")
+tools_count=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["tools"]))' "$work/run-head/out/mcp-tools.json" 2>/dev/null || echo "?")
 
 report="$work/report.md"
 python3 - "$raw" "$head_label" "${base_label:-}" "$RUNS" "$same" "$peer_note" "$PEER_VERSION" "$tools_count" \
@@ -116,7 +117,8 @@ from collections import defaultdict
 raw, head, base, runs, same, peer_note, peer_version, tools, load0, load1, secs = sys.argv[1:]
 rows = defaultdict(list)
 for line in open(raw):
-    what, _run, wall, rss = line.split()
+    what, _run, measured = line.rstrip("\n").split("\t")
+    wall, rss = measured.split()
     rows[what].append((float(wall), int(rss)))
 def med(what):
     return statistics.median(w for w, _ in rows[what]) if rows[what] else None
@@ -146,7 +148,7 @@ if rows["openapi-to-rust generate"]:
           f"stitchgen's import + generate at {head}: {med('head import') + med('head generate'):.2f} s.\n")
 elif peer_note:
     print(peer_note + "\n")
-print(f"stitchgen writes {tools} MCP tools (every operation exposed). {same}.")
+print(f"stitchgen writes {tools} MCP tools (every operation exposed). {same}")
 PY
 mkdir -p "$root/bench/results"
 cp "$report" "$root/bench/results/stripe-latest.md"
