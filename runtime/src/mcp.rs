@@ -194,10 +194,7 @@ impl McpServer {
         let presentation = outcome.presentation.unwrap_or_default();
         for block in presentation.content {
             let block = serde_json::from_value::<ContentBlock>(block).map_err(|e| {
-                crate::validation::broken(
-                    &format!("the MCP presenter returned a block that is not MCP content: {e}"),
-                    Vec::new(),
-                )
+                crate::validation::broken(&format!("the MCP presenter returned a block that is not MCP content: {e}"))
             })?;
             content.push(block);
         }

@@ -1,4 +1,4 @@
-//! The one tool-call runner: split, defaults, validation, scope gate, handler, output
+//! The one tool-call runner: split, defaults, scope gate, validation, handler, output
 //! validation, view, in that order, for every surface.
 
 use std::future::Future;
@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::ctx::Ctx;
 use crate::def::{OperationDef, Surface};
 use crate::error::{AppError, ErrorCode};
-use crate::validation::{broken, invalid, no_arguments, to_answer, validate, violations};
+use crate::validation::{breaks, broken, invalid, no_arguments, path_segments, to_answer, validate, violations};
 
 /// A boxed, sendable future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -105,6 +105,14 @@ pub struct ToolOutcome {
     pub value: Value,
     /// What a presenter added.
     pub presentation: Option<Presentation>,
+}
+
+/// Whether a call has yet to pass the scope gate.
+#[derive(Clone, Copy)]
+enum Gate {
+    Ahead,
+    #[cfg_attr(not(feature = "axum"), allow(dead_code))]
+    Passed,
 }
 
 /// The schemas of one operation, compiled once.
@@ -239,7 +247,8 @@ impl Service {
                 input.entry(k.clone()).or_insert_with(|| v.clone());
             }
         }
-        Ok(self.run(op, params, input, Call::default(), ctx, surface).await?.0)
+        let call = Call { params: Value::Object(params), input: Value::Object(input), ..Call::default() };
+        Ok(self.run(op, call, ctx, surface, Gate::Ahead).await?.0)
     }
 
     /// Calls operation `op` as HTTP does: params from the path, input from the query or body,
@@ -255,30 +264,46 @@ impl Service {
         if op >= self.inner.ops.len() {
             return Err(AppError::new(ErrorCode::NotFound, "no such operation"));
         }
-        let (outcome, payload) = self.run(op, params, input, extra, ctx, Surface::Http).await?;
+        let call = Call { params: Value::Object(params), input: Value::Object(input), ..extra };
+        let (outcome, payload) = self.run(op, call, ctx, Surface::Http, Gate::Ahead).await?;
         Ok(HttpAnswer { value: outcome.value, payload })
     }
 
+    /// Whether `ctx` may call operation `op`: what the HTTP adapter asks before it reads a body,
+    /// so that an unauthorised caller costs no read and learns nothing of the schemas.
+    #[cfg(feature = "axum")]
+    pub(crate) fn admit(&self, op: usize, ctx: &Ctx) -> Result<(), AppError> {
+        self.gate(self.inner.ops[op], ctx)
+    }
+
+    /// [`Service::call_http`] for a caller [`Service::admit`] let in: the gate is not asked twice.
+    #[cfg(feature = "axum")]
+    pub(crate) async fn call_http_admitted(&self, op: usize, call: Call, ctx: &Ctx) -> Result<HttpAnswer, AppError> {
+        let (outcome, payload) = self.run(op, call, ctx, Surface::Http, Gate::Passed).await?;
+        Ok(HttpAnswer { value: outcome.value, payload })
+    }
+
+    /// Gate, validation, handler, output validation, view. The gate comes first: a caller
+    /// without the right is told so, and nothing of what the schemas would say of its arguments.
     async fn run(
         &self,
         op: usize,
-        params: Map<String, Value>,
-        input: Map<String, Value>,
-        extra: Call,
+        call: Call,
         ctx: &Ctx,
         surface: Surface,
+        gate: Gate,
     ) -> Result<(ToolOutcome, Option<crate::HttpPayload>), AppError> {
         let def = self.inner.ops[op];
         let compiled = &self.inner.compiled[op];
-        let params = Value::Object(params);
-        validate(compiled.params.as_ref(), &params, "params")?;
-        let input = Value::Object(input);
-        match &compiled.input {
-            Some(v) => validate(Some(v), &input, "input")?,
-            None => no_arguments(&input)?,
+        if matches!(gate, Gate::Ahead) {
+            self.gate(def, ctx)?;
         }
-        self.gate(def, ctx)?;
-        let call = Call { params, input, ..extra };
+        validate(compiled.params.as_ref(), &call.params, "params")?;
+        path_segments(def, &call.params)?;
+        match &compiled.input {
+            Some(v) => validate(Some(v), &call.input, "input")?,
+            None => no_arguments(&call.input)?,
+        }
         let mut answer = self.inner.dispatch.call(op, ctx, call).await?;
         let payload = match answer.payload.take() {
             Some(crate::HttpPayload::Stream(frames)) => {
@@ -294,22 +319,20 @@ impl Service {
         if let Some(v) = &compiled.output
             && let Some(errors) = violations(v, &answer.full)
         {
-            return Err(broken("the handler's answer breaks the contract's output schema", errors));
+            return Err(breaks("the handler's answer breaks the contract's output schema", errors));
         }
         let value = match (&def.view, surface.is_tool()) {
             (Some(view), true) => {
                 let value = if view.project {
-                    let project =
-                        answer.project.ok_or_else(|| broken("the view's projection is missing", Vec::new()))?;
-                    catch_unwind(AssertUnwindSafe(project))
-                        .map_err(|_| broken("the view's projection panicked", Vec::new()))??
+                    let project = answer.project.ok_or_else(|| broken("the view's projection is missing"))?;
+                    catch_unwind(AssertUnwindSafe(project)).map_err(|_| broken("the view's projection panicked"))??
                 } else if let Some(plan) = view.slice {
                     plan.apply(answer.full)
                 } else {
                     answer.full
                 };
                 if let Some(errors) = compiled.view.as_ref().and_then(|v| violations(v, &value)) {
-                    return Err(broken("the tool view's answer breaks the view's schema", errors));
+                    return Err(breaks("the tool view's answer breaks the view's schema", errors));
                 }
                 value
             }

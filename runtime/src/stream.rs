@@ -36,12 +36,12 @@ impl CheckedFrames {
     fn check(&mut self, frame: Checked) -> Checked {
         let frame = frame?;
         if self.terminal_seen {
-            return Err(crate::validation::broken("the stream went on after its terminal frame", Vec::new()));
+            return Err(crate::validation::broken("the stream went on after its terminal frame"));
         }
         let (validator, what) = match &frame {
             Frame::Item(_) => (self.rules.item.as_deref(), "a stream item breaks the contract's item schema"),
             Frame::Terminal(_) if !self.rules.needs_terminal => {
-                return Err(crate::validation::broken("this stream declares no terminal frame", Vec::new()));
+                return Err(crate::validation::broken("this stream declares no terminal frame"));
             }
             Frame::Terminal(_) => (self.rules.terminal.as_deref(), "the terminal frame breaks its schema"),
         };
@@ -49,7 +49,7 @@ impl CheckedFrames {
             Frame::Item(v) | Frame::Terminal(v) => v,
         };
         if let Some(errors) = validator.and_then(|v| crate::validation::violations(v, value)) {
-            return Err(crate::validation::broken(what, errors));
+            return Err(crate::validation::breaks(what, errors));
         }
         self.terminal_seen = matches!(frame, Frame::Terminal(_));
         Ok(frame)
@@ -73,7 +73,7 @@ impl futures_core::Stream for CheckedFrames {
             Poll::Ready(None) => {
                 self.done = true;
                 if self.rules.needs_terminal && !self.terminal_seen {
-                    let e = crate::validation::broken("the stream ended without its terminal frame", Vec::new());
+                    let e = crate::validation::broken("the stream ended without its terminal frame");
                     return Poll::Ready(Some(Err(e)));
                 }
                 Poll::Ready(None)

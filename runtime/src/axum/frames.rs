@@ -88,10 +88,8 @@ impl Wire {
         if let Some(max) = self.def.max_frame_bytes
             && line.len() as u64 > max
         {
-            let e = crate::validation::broken(
-                &format!("a frame of {} bytes exceeds maxFrameBytes ({max})", line.len()),
-                Vec::new(),
-            );
+            let e =
+                crate::validation::broken(&format!("a frame of {} bytes exceeds maxFrameBytes ({max})", line.len()));
             let value = self.error(e)?;
             return Some(self.encode(&serde_json::to_string(&value).unwrap_or_default()));
         }

@@ -20,8 +20,16 @@ use crate::{AppError, Ctx, ErrorCode, HttpAnswer, HttpPayload, OperationDef, Ser
 
 type Identify = Arc<dyn Fn(&HeaderMap) -> Ctx + Send + Sync>;
 
-/// The largest JSON body an endpoint reads (uploads have their own declared limit).
+/// The largest JSON or raw body an endpoint reads, and the largest non-file field of an upload
+/// that declares no `maxFieldBytes`.
 pub const MAX_JSON_BODY_BYTES: usize = 2 * 1024 * 1024;
+
+/// The largest upload of an endpoint that declares no `maxRequestBytes`, and so the largest
+/// file of a field that declares no `maxBytes`.
+pub const MAX_MULTIPART_BYTES: u64 = 32 * 1024 * 1024;
+
+/// The most parts (files and other fields) one upload may hold.
+pub const MAX_MULTIPART_PARTS: usize = 256;
 
 /// The HTTP surface of one generated service, to turn into an axum [`Router`].
 ///
@@ -103,10 +111,9 @@ impl HttpApi {
                 input_shapes: crate::coerce::shapes(def.input_schema),
             });
             let mut endpoint = on(method_filter(method), move |req: Request| serve(route, req));
-            if let Some(limit) = def.http_kind.multipart.as_ref().and_then(|m| m.max_request_bytes) {
+            if let Some(multipart) = &def.http_kind.multipart {
+                let limit = multipart.max_request_bytes.unwrap_or(MAX_MULTIPART_BYTES);
                 endpoint = endpoint.layer(DefaultBodyLimit::max(usize::try_from(limit).unwrap_or(usize::MAX)));
-            } else if def.http_kind.multipart.is_some() {
-                endpoint = endpoint.layer(DefaultBodyLimit::disable());
             }
             match routes.iter_mut().find(|(p, _)| *p == shape) {
                 Some((_, existing)) => *existing = std::mem::take(existing).merge(endpoint),
@@ -170,12 +177,16 @@ fn method_filter(method: &str) -> MethodFilter {
 async fn serve(route: Arc<Route>, req: Request) -> Response {
     let head = req.method() == Method::HEAD;
     let ctx = (route.identify)(req.headers());
+    // Before a byte of the body is read: an unauthorised caller costs no read and is told
+    // nothing of what the endpoint's schemas would say of its request.
+    if let Err(e) = route.service.admit(route.op, &ctx) {
+        return failure(&e);
+    }
     let call = match request::read(&route, req).await {
         Ok(call) => call,
         Err(e) => return failure(&e),
     };
-    let (params, input, extra) = call;
-    match route.service.call_http(route.op, params, input, extra, &ctx).await {
+    match route.service.call_http_admitted(route.op, call, &ctx).await {
         Ok(answer) => success(route.def, answer, head),
         Err(e) => failure(&e),
     }
@@ -202,7 +213,7 @@ fn success(def: &'static OperationDef, answer: HttpAnswer, head: bool) -> Respon
         Some(HttpPayload::Raw(raw)) => raw_response(def, raw, head),
         Some(HttpPayload::Stream(frames)) => match &kind.stream {
             Some(stream) => frames::response(frames, stream),
-            None => failure(&crate::validation::broken("a stream from an endpoint that declares none", Vec::new())),
+            None => failure(&crate::validation::broken("a stream from an endpoint that declares none")),
         },
         Some(HttpPayload::Headers(headers)) => match declared_headers(def, headers) {
             Ok(headers) if def.output_schema.is_some() => json_response(status(200), &answer.value, headers),
@@ -227,29 +238,26 @@ fn declared_headers(
     let mut out = Vec::new();
     for (name, value) in headers {
         let Some(decl) = declared.iter().find(|h| h.name.eq_ignore_ascii_case(&name)) else {
-            return Err(crate::validation::broken(&format!("the handler set undeclared header `{name}`"), Vec::new()));
+            return Err(crate::validation::broken(&format!("the handler set undeclared header `{name}`")));
         };
         out.push(header_pair(decl.name, &value)?);
     }
     for h in declared.iter().filter(|h| h.required) {
         if !out.iter().any(|(n, _)| n.as_str().eq_ignore_ascii_case(h.name)) {
-            return Err(crate::validation::broken(&format!("required header `{}` is missing", h.name), Vec::new()));
+            return Err(crate::validation::broken(&format!("required header `{}` is missing", h.name)));
         }
     }
     Ok(out)
 }
 
 fn header_pair(name: &str, value: &str) -> Result<(HeaderName, HeaderValue), AppError> {
-    let bad = || crate::validation::broken(&format!("header `{name}` is not a valid HTTP header"), Vec::new());
+    let bad = || crate::validation::broken(&format!("header `{name}` is not a valid HTTP header"));
     Ok((HeaderName::try_from(name).map_err(|_| bad())?, HeaderValue::try_from(value).map_err(|_| bad())?))
 }
 
 fn raw_response(def: &OperationDef, raw: crate::RawResponse, head: bool) -> Response {
     let Ok(status) = StatusCode::from_u16(raw.status) else {
-        return failure(&crate::validation::broken(
-            &format!("status {} is not an HTTP status", raw.status),
-            Vec::new(),
-        ));
+        return failure(&crate::validation::broken(&format!("status {} is not an HTTP status", raw.status)));
     };
     let content_type =
         raw.content_type.as_deref().or(def.http_kind.content_type).unwrap_or("application/octet-stream").to_owned();

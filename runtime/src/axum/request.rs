@@ -8,10 +8,8 @@ use serde_json::{Map, Value};
 use super::Route;
 use crate::{AppError, Call, ErrorCode, FileFieldDef, MultipartDef, RawBody, Upload, UploadedFile};
 
-type Args = (Map<String, Value>, Map<String, Value>, Call);
-
-/// Reads what the runner needs from `req`.
-pub(super) async fn read(route: &Route, req: Request) -> Result<Args, AppError> {
+/// Reads what the runner needs from `req`: path parameters, input, and the raw body or upload.
+pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> {
     let (mut parts, body) = req.into_parts();
     let raw = RawPathParams::from_request_parts(&mut parts, &())
         .await
@@ -25,7 +23,7 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Args, AppError> 
     let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE);
     if queried {
         let pairs = form_urlencoded::parse(query.as_bytes()).into_owned();
-        return Ok((params, crate::coerce::object(pairs, &route.input_shapes), Call::default()));
+        return Ok(call(params, crate::coerce::object(pairs, &route.input_shapes), Call::default()));
     }
     if let Some(multipart) = &route.def.http_kind.multipart {
         let req = Request::from_parts(parts, body);
@@ -33,17 +31,24 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Args, AppError> 
             .await
             .map_err(|e| AppError::new(ErrorCode::BadRequest, format!("the body is not a multipart form: {e}")))?;
         let (input, upload) = upload(form, multipart, route).await?;
-        return Ok((params, input, Call { upload: Some(upload), ..Call::default() }));
+        return Ok(call(params, input, Call { upload: Some(upload), ..Call::default() }));
     }
-    let bytes = ::axum::body::to_bytes(body, super::MAX_JSON_BODY_BYTES).await.map_err(|_| too_large())?;
+    let bytes =
+        ::axum::body::to_bytes(body, super::MAX_JSON_BODY_BYTES).await.map_err(|_| too_large(BODY_TOO_LARGE))?;
     let input = json_object(&bytes, route.def.input_schema.is_some())?;
     let raw_body = route.def.http_kind.raw_body.then(|| RawBody(String::from_utf8_lossy(&bytes).into_owned()));
-    Ok((params, input, Call { raw_body, ..Call::default() }))
+    Ok(call(params, input, Call { raw_body, ..Call::default() }))
 }
 
-fn too_large() -> AppError {
-    AppError::app("PAYLOAD_TOO_LARGE", "the request body is larger than this endpoint accepts")
-        .with_status(StatusCode::PAYLOAD_TOO_LARGE.as_u16())
+fn call(params: Map<String, Value>, input: Map<String, Value>, extra: Call) -> Call {
+    Call { params: Value::Object(params), input: Value::Object(input), ..extra }
+}
+
+const BODY_TOO_LARGE: &str = "the request body is larger than this endpoint accepts";
+
+/// `PAYLOAD_TOO_LARGE` (413): refused before the rest is read.
+fn too_large(why: &str) -> AppError {
+    AppError::app("PAYLOAD_TOO_LARGE", why).with_status(StatusCode::PAYLOAD_TOO_LARGE.as_u16())
 }
 
 /// The body as a JSON object; no body is no arguments, for an endpoint that takes no input.
@@ -75,7 +80,12 @@ async fn upload(
 ) -> Result<(Map<String, Value>, Upload), AppError> {
     let mut files: Vec<UploadedFile> = Vec::new();
     let mut fields: Vec<(String, String)> = Vec::new();
+    let mut parts = 0;
     while let Some(mut field) = form.next_field().await.map_err(broken_form)? {
+        parts += 1;
+        if parts > super::MAX_MULTIPART_PARTS {
+            return Err(too_large(&format!("an upload holds at most {} parts", super::MAX_MULTIPART_PARTS)));
+        }
         let name = field.name().unwrap_or_default().to_owned();
         let Some(decl) = def.files.iter().find(|f| f.name == name) else {
             if field.file_name().is_some() {
@@ -94,7 +104,7 @@ async fn upload(
         let count = files.iter().filter(|f| f.field == name).count() as u64 + 1;
         check_count(decl, count)?;
         let file_name = field.file_name().map(str::to_owned);
-        let limit = decl.max_bytes.unwrap_or(u64::MAX);
+        let limit = decl.max_bytes.or(def.max_request_bytes).unwrap_or(super::MAX_MULTIPART_BYTES);
         let bytes = read_limited(&mut field, limit, &name).await?;
         files.push(UploadedFile { field: name, file_name, content_type, bytes });
     }
@@ -119,7 +129,7 @@ fn check_count(decl: &FileFieldDef, count: u64) -> Result<(), AppError> {
 
 fn broken_form(e: ::axum::extract::multipart::MultipartError) -> AppError {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        too_large()
+        too_large(BODY_TOO_LARGE)
     } else {
         AppError::new(ErrorCode::BadRequest, format!("the multipart form does not read: {e}"))
     }

@@ -65,7 +65,7 @@ impl Reader {
         }
         let pending = self.buf.len() + self.event.as_ref().map_or(0, String::len);
         if pending as u64 > self.def.max_frame_bytes.unwrap_or(DEFAULT_MAX_FRAME).saturating_add(64) {
-            self.fail(crate::validation::broken("a frame exceeds the stream's frame size limit", Vec::new()));
+            self.fail(crate::validation::broken("a frame exceeds the stream's frame size limit"));
         }
     }
 
@@ -101,7 +101,7 @@ impl Reader {
         }
         match serde_json::from_str::<Value>(text) {
             Ok(value) => self.frame(value),
-            Err(e) => self.fail(crate::validation::broken(&format!("a frame is not JSON: {e}"), Vec::new())),
+            Err(e) => self.fail(crate::validation::broken(&format!("a frame is not JSON: {e}"))),
         }
     }
 
@@ -123,7 +123,7 @@ impl Reader {
             "item" => Ok(Frame::Item(value["item"].take())),
             "terminal" => Ok(Frame::Terminal(value["terminal"].take())),
             "error" => Err(error_frame(value["error"].take())),
-            other => Err(crate::validation::broken(&format!("a frame of unknown type `{other}`"), Vec::new())),
+            other => Err(crate::validation::broken(&format!("a frame of unknown type `{other}`"))),
         };
         self.ready.push_back(frame);
     }
@@ -157,7 +157,7 @@ impl Reader {
 fn error_frame(error: Value) -> AppError {
     match serde_json::from_value::<HttpErrorBody>(error) {
         Ok(body) => AppError::from(body),
-        Err(e) => crate::validation::broken(&format!("an error frame does not read: {e}"), Vec::new()),
+        Err(e) => crate::validation::broken(&format!("an error frame does not read: {e}")),
     }
 }
 

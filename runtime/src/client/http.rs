@@ -23,7 +23,9 @@ pub struct HttpClient {
     query: Vec<(String, String)>,
     /// Credentials by the contract's scheme name, attached per operation as it asks.
     credentials: BTreeMap<String, String>,
-    timeout: Option<Duration>,
+    timeout: Duration,
+    /// The largest success answer read (see [`HttpClient::max_answer_bytes`]).
+    max_answer: u64,
     /// With validation on, each operation's schemas compiled once, by the address of its definition.
     checks: Option<Arc<Mutex<CheckCache>>>,
 }
@@ -39,7 +41,8 @@ impl std::fmt::Debug for HttpClient {
 
 impl HttpClient {
     /// A server at `base_url` (`http://127.0.0.1:8080`, or with a path prefix): routes are
-    /// appended to it. No timeout, no credentials, no validation.
+    /// appended to it. No credentials, no validation; the default timeout
+    /// ([`super::DEFAULT_TIMEOUT`]) and answer limit ([`super::MAX_ANSWER_BYTES`]).
     pub fn new(base_url: impl AsRef<str>) -> Self {
         HttpClient {
             base: base_url.as_ref().trim_end_matches('/').into(),
@@ -47,7 +50,8 @@ impl HttpClient {
             headers: Vec::new(),
             query: Vec::new(),
             credentials: BTreeMap::new(),
-            timeout: None,
+            timeout: super::DEFAULT_TIMEOUT,
+            max_answer: super::MAX_ANSWER_BYTES,
             checks: None,
         }
     }
@@ -93,10 +97,20 @@ impl HttpClient {
             .unwrap_or_default()
     }
 
-    /// Gives up on a call after `timeout` ([`ClientError::Timeout`]).
+    /// Gives up on a call after `timeout` ([`ClientError::Timeout`]); a stream's, when its
+    /// answer has not begun by then. Default [`super::DEFAULT_TIMEOUT`].
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
+        self.timeout = timeout;
+        self
+    }
+
+    /// Refuses a success answer (JSON or raw) larger than `bytes` ([`ClientError::TooLarge`]),
+    /// without reading past it. Default [`super::MAX_ANSWER_BYTES`]; a stream's frames have
+    /// their own limit.
+    #[must_use]
+    pub fn max_answer_bytes(mut self, bytes: u64) -> Self {
+        self.max_answer = bytes;
         self
     }
 
@@ -138,19 +152,27 @@ impl HttpClient {
         if let Some(checks) = &checks {
             check_arguments(checks, &request)?;
         }
-        let response = self.request(&request)?.send().await.map_err(transport)?;
+        let send = self.request(&request)?.send();
+        let response = match op.http_kind.stream {
+            // A stream's answer may last: the timeout bounds its start, not its length.
+            Some(_) => tokio::time::timeout(self.timeout, send).await.map_err(|_| ClientError::Timeout)?,
+            None => send.await,
+        }
+        .map_err(transport)?;
         let status = response.status().as_u16();
         if !(200..300).contains(&status) {
             let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
-            let body = response.bytes().await.map_err(transport)?;
+            let body = bounded(response, super::MAX_ERROR_BODY_BYTES, Overflow::Cut).await?;
             return Err(failure(status, &body, retry_after));
         }
-        read_success(op, response, checks.as_deref()).await
+        read_success(op, response, checks.as_deref(), self.max_answer).await
     }
 
     fn request(&self, request: &Request) -> Result<reqwest::RequestBuilder, ClientError> {
         let def = request.op;
         let (method, path) = (def.method.unwrap_or("GET"), def.path.unwrap_or("/"));
+        // Whatever else the caller checked: a request never leaves its route.
+        crate::validation::path_segments(def, &request.params).map_err(ClientError::Invalid)?;
         let mut url = format!("{}{}", self.base, crate::wire::path(path, &request.params));
         let queried = crate::wire::queried(method);
         let mut query: Vec<(String, String)> = self.query.clone();
@@ -193,8 +215,8 @@ impl HttpClient {
             }
             builder = builder.headers(own);
         }
-        if let Some(timeout) = self.timeout {
-            builder = builder.timeout(timeout);
+        if def.http_kind.stream.is_none() {
+            builder = builder.timeout(self.timeout);
         }
         if queried {
             return Ok(builder);
@@ -305,6 +327,7 @@ async fn read_success(
     op: &'static OperationDef,
     response: reqwest::Response,
     checks: Option<&Checks>,
+    max_answer: u64,
 ) -> Result<HttpAnswer, ClientError> {
     let kind = &op.http_kind;
     if let Some(def) = &kind.stream {
@@ -312,7 +335,7 @@ async fn read_success(
         return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Stream(frames)) });
     }
     let (status, headers) = (response.status().as_u16(), response_headers(response.headers()));
-    let body = response.bytes().await.map_err(transport)?.to_vec();
+    let body = bounded(response, max_answer, Overflow::Refuse).await?;
     if kind.raw_response {
         let content_type = crate::http::header_value(&headers, "content-type");
         let headers = headers.into_iter().filter(|(n, _)| n != "content-type").collect();
@@ -322,13 +345,44 @@ async fn read_success(
     let value = read_json(op, &body)?;
     if let Some(errors) = checks.and_then(|c| c.output.as_ref()).and_then(|v| crate::validation::violations(v, &value))
     {
-        let e = crate::validation::broken("the answer breaks the contract's output schema", errors);
+        let e = crate::validation::breaks("the answer breaks the contract's output schema", errors);
         return Err(ClientError::Invalid(e));
     }
     let declared =
         kind.headers.iter().filter_map(|h| Some((h.name.to_owned(), crate::http::header_value(&headers, h.name)?)));
     let payload = (!kind.headers.is_empty()).then(|| HttpPayload::Headers(declared.collect()));
     Ok(HttpAnswer { value, payload })
+}
+
+/// What [`bounded`] does with a body past its limit.
+#[derive(Clone, Copy, PartialEq)]
+enum Overflow {
+    /// A success answer: refused whole.
+    Refuse,
+    /// A failure's body: its start explains it, the rest is left unread.
+    Cut,
+}
+
+/// A body read chunk by chunk, never holding more than `limit` bytes: an answer that says it is
+/// larger is refused before its first byte is read.
+async fn bounded(mut response: reqwest::Response, limit: u64, overflow: Overflow) -> Result<Vec<u8>, ClientError> {
+    if overflow == Overflow::Refuse && response.content_length().is_some_and(|n| n > limit) {
+        return Err(ClientError::TooLarge { limit });
+    }
+    let max = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(transport)? {
+        let room = max - body.len();
+        if chunk.len() > room {
+            if overflow == Overflow::Refuse {
+                return Err(ClientError::TooLarge { limit });
+            }
+            body.extend_from_slice(&chunk[..room]);
+            break;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 /// A success answer as JSON: `null` when the operation has no output.

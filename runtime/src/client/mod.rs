@@ -20,6 +20,15 @@ use crate::runner::{BoxFuture, HttpAnswer};
 /// The most bytes of a failure body that is not the error envelope kept in [`ClientError::Status`].
 pub const MAX_KEPT_BODY: usize = 4096;
 
+/// The most bytes of a failure answer an HTTP client reads: past them the body is left unread.
+pub const MAX_ERROR_BODY_BYTES: u64 = 64 * 1024;
+
+/// The largest success answer an HTTP client reads by default (`HttpClient::max_answer_bytes`).
+pub const MAX_ANSWER_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How long an HTTP client waits for a call by default (`HttpClient::timeout`).
+pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// One call a typed client makes: the operation, the module's types document its schemas refer
 /// to, the arguments as JSON (`null` for none), and the raw body or files when the operation
 /// takes them.
@@ -77,6 +86,12 @@ pub enum ClientError {
     Decode(String),
     /// No answer within the configured timeout.
     Timeout,
+    /// A success answer larger than the client reads (`HttpClient::max_answer_bytes`), refused
+    /// without reading past the limit.
+    TooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// The request was not sent or its answer not received (connection refused, reset, TLS, …).
     Transport(String),
 }
@@ -108,6 +123,7 @@ impl std::fmt::Display for ClientError {
             ClientError::Status { status, body, .. } => write!(f, "HTTP {status}: {body}"),
             ClientError::Decode(why) => write!(f, "{why}"),
             ClientError::Timeout => write!(f, "no answer within the timeout"),
+            ClientError::TooLarge { limit } => write!(f, "the answer is larger than {limit} bytes"),
             ClientError::Transport(why) => write!(f, "the request failed: {why}"),
         }
     }
@@ -120,7 +136,8 @@ impl std::error::Error for ClientError {}
 /// `NOT_FOUND`, 409 → `CONFLICT`, 429 → `RATE_LIMITED`, other 4xx → `BAD_REQUEST`, else
 /// `INTERNAL_SERVER_ERROR`) with the status, the start of its body and its `Retry-After` in
 /// `details` (`status`, `body`, `retryAfter`); a timeout as `TIMEOUT`;
-/// an answer that does not read, or no answer, as `INTERNAL_SERVER_ERROR`.
+/// an answer that does not read (what it was is logged, not shown), or no answer, as
+/// `INTERNAL_SERVER_ERROR`.
 impl From<ClientError> for AppError {
     fn from(e: ClientError) -> Self {
         use crate::error::ErrorCode;
@@ -141,7 +158,18 @@ impl From<ClientError> for AppError {
                 AppError::new(code, format!("the server answered HTTP {status}")).with_details(details)
             }
             ClientError::Timeout => AppError::new(ErrorCode::Timeout, "the server did not answer in time"),
-            ClientError::Decode(why) => AppError::new(ErrorCode::InternalServerError, why),
+            ClientError::TooLarge { limit } => AppError::new(
+                ErrorCode::InternalServerError,
+                format!("the server's answer is larger than {limit} bytes"),
+            ),
+            ClientError::Decode(why) => {
+                // `why` may quote the origin's answer, which the caller is not entitled to.
+                tracing::error!(target: "stitchgen_runtime", "the origin's answer does not read: {why}");
+                AppError::new(
+                    ErrorCode::InternalServerError,
+                    "the origin's answer does not read as the operation's output",
+                )
+            }
             ClientError::Transport(why) => {
                 AppError::new(ErrorCode::InternalServerError, format!("the server was not reached: {why}"))
             }
@@ -228,7 +256,7 @@ pub fn items<I: serde::de::DeserializeOwned + Send + 'static>(
 ) -> Result<ItemStream<I>, ClientError> {
     Ok(crate::http::map_items(stream(answer)?, |frame| match frame {
         Frame::Item(v) => typed_frame(v),
-        Frame::Terminal(_) => Err(crate::validation::broken("a stream without a terminal frame sent one", Vec::new())),
+        Frame::Terminal(_) => Err(crate::validation::broken("a stream without a terminal frame sent one")),
     }))
 }
 
@@ -253,5 +281,5 @@ fn stream(answer: HttpAnswer) -> Result<crate::http::JsonFrames, ClientError> {
 
 fn typed_frame<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, AppError> {
     serde_json::from_value(value)
-        .map_err(|e| crate::validation::broken(&format!("a frame does not read as the operation's: {e}"), Vec::new()))
+        .map_err(|e| crate::validation::broken(&format!("a frame does not read as the operation's: {e}")))
 }

@@ -132,7 +132,7 @@ def outcome(result):
     status = details.get("status") if isinstance(details, dict) else None
     message = body.get("message", "")
     if isinstance(details, dict) and details.get("errors"):
-        message += ": " + "; ".join(f"{e.get('path', '')} {e.get('message', '')}" for e in details["errors"][:3])
+        message += ": " + "; ".join(f"{e.get('path', '')} {e.get('message') or e.get('keyword', '')}" for e in details["errors"][:3])
     if isinstance(status, int) and 400 <= status < 500:
         return "request refused", f"HTTP {status}: {json.dumps(details.get('body'))[:300]}"
     if isinstance(status, int):

@@ -4,42 +4,15 @@
 //! not a stitchgen service read onto the error registry.
 
 mod directory;
+mod recording;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-
-use axum::extract::Request;
-use axum::middleware::Next;
 use axum::response::IntoResponse;
 use directory::{Directory, directory};
+use recording::{Seen, origin};
 use serde_json::{Value, json};
 use stitchgen_generated_tests::people;
 use stitchgen_runtime::client::HttpClient;
 use stitchgen_runtime::{AppError, Ctx, Service, Surface};
-
-/// What the origin received: how many requests, the last one's path and query, and its
-/// `Authorization`.
-#[derive(Clone, Default)]
-struct Seen(Arc<AtomicUsize>, Arc<Mutex<String>>, Arc<Mutex<Option<String>>>);
-
-/// Serves `router` on a loopback port, counting requests; returns the base URL.
-async fn origin(router: axum::Router, seen: &Seen) -> String {
-    let seen = seen.clone();
-    let router = router.layer(axum::middleware::from_fn(move |req: Request, next: Next| {
-        let seen = seen.clone();
-        async move {
-            seen.0.fetch_add(1, Ordering::SeqCst);
-            *seen.1.lock().unwrap() = req.uri().to_string();
-            let authorization = req.headers().get("authorization").and_then(|v| v.to_str().ok());
-            *seen.2.lock().unwrap() = authorization.map(str::to_owned);
-            next.run(req).await
-        }
-    }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    base
-}
 
 fn remote(base: &str) -> Service {
     people::remote::<Directory, _>(HttpClient::new(base))
@@ -85,7 +58,7 @@ async fn an_invalid_argument_is_refused_without_a_request() {
     assert_eq!(e.code, "VALIDATION_ERROR");
     let e = tool(&remote(&base), "delete_person", json!({"id": "p1"})).await.unwrap_err();
     assert_eq!(e.code, "UNAUTHORIZED", "the scope gate runs here");
-    assert_eq!(seen.0.load(Ordering::SeqCst), 0, "no request reached the origin");
+    assert_eq!(seen.count(), 0, "no request reached the origin");
 }
 
 /// An origin that is not a stitchgen service: it answers `get` with `answer`.
