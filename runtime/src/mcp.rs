@@ -58,7 +58,15 @@ pub struct McpServer {
     stamp: Option<Value>,
     identify: Identify,
     name: Arc<str>,
+    /// Streamable HTTP: the `Host` authorities accepted (DNS-rebinding protection).
+    allowed_hosts: Arc<[String]>,
+    /// Streamable HTTP: the browser `Origin`s accepted; empty accepts a request without one only.
+    allowed_origins: Option<Arc<[String]>>,
 }
+
+/// The `Host` authorities a streamable HTTP server accepts unless told otherwise: loopback only,
+/// so a web page cannot reach a local server through a DNS name rebound to 127.0.0.1.
+pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
 impl std::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -128,6 +136,8 @@ impl McpServer {
             stamp,
             identify: Arc::new(|_| Ctx::anonymous()),
             name: "stitchgen".into(),
+            allowed_hosts: LOOPBACK_HOSTS.map(String::from).into(),
+            allowed_origins: None,
         })
     }
 
@@ -151,6 +161,24 @@ impl McpServer {
         self
     }
 
+    /// Over streamable HTTP, accepts requests whose `Host` is one of `hosts` (`example.com` or
+    /// `example.com:8443`) in place of [`LOOPBACK_HOSTS`]. Name the names a server is reached by;
+    /// an empty list accepts any `Host`, and gives up the DNS-rebinding protection.
+    #[must_use]
+    pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Over streamable HTTP, refuses a request whose `Origin` header (a browser's) is not one of
+    /// `origins` (`https://app.example.com:443`, `http://localhost:*`); an empty list refuses
+    /// every request that carries one. Without this call the `Origin` is not checked.
+    #[must_use]
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// The listed tools.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
@@ -170,12 +198,13 @@ impl McpServer {
 
     /// The streamable-HTTP transport, as a tower service to mount in a router
     /// (`Router::new().nest_service("/mcp", server.streamable_http())`). Sessions live in memory.
+    /// Requests are checked against [`McpServer::allowed_hosts`] and [`McpServer::allowed_origins`].
     pub fn streamable_http(self) -> StreamableHttpService<McpServer, LocalSessionManager> {
-        StreamableHttpService::new(
-            move || Ok(self.clone()),
-            LocalSessionManager::default().into(),
-            StreamableHttpServerConfig::default(),
-        )
+        let mut config = StreamableHttpServerConfig::default().with_allowed_hosts(self.allowed_hosts.iter().cloned());
+        if let Some(origins) = &self.allowed_origins {
+            config = config.with_allowed_origins(origins.iter().cloned()).enforce_origin_validation();
+        }
+        StreamableHttpService::new(move || Ok(self.clone()), LocalSessionManager::default().into(), config)
     }
 
     fn meta(&self, extra: Map<String, Value>) -> MetaObject {

@@ -7,7 +7,8 @@
 //! gateway mcp --origin URL [--credential SCHEME=VALUE]... [--header 'NAME: VALUE']... [--scope S]...
 //!                                                                        MCP over stdio
 //! gateway http --origin URL [--addr ADDR] [--credential …]... [--header …]... [--scope S]...
-//!              [--forward-authorization]                                 MCP over streamable HTTP at /mcp
+//!              [--forward-authorization [--own-credentials-fallback] | --trust-callers]
+//!              [--allowed-host HOST]... [--allowed-origin ORIGIN]...   MCP over streamable HTTP at /mcp
 //! GATEWAY_ORIGIN=URL [GATEWAY_CREDENTIALS=SCHEME=VALUE] gateway call TOOL [--flags] [--json]
 //!                                                                        the CLI surface
 //!
@@ -65,8 +66,25 @@ fn command(cli: &ToolCli) -> Command {
                     Arg::new("forward-authorization")
                         .long("forward-authorization")
                         .action(ArgAction::SetTrue)
-                        .help("Send each caller's own Authorization header to the API, in place of --header's"),
-                ),
+                        .conflicts_with("trust-callers")
+                        .help("Send each caller's own Authorization header to the API, in place of every credential of the gateway's; a caller without one is refused"),
+                )
+                .arg(
+                    Arg::new("own-credentials-fallback")
+                        .long("own-credentials-fallback")
+                        .action(ArgAction::SetTrue)
+                        .requires("forward-authorization")
+                        .help("With --forward-authorization: serve a caller without Authorization with the gateway's own credentials"),
+                )
+                .arg(Arg::new("trust-callers").long("trust-callers").action(ArgAction::SetTrue).help(
+                    "Every caller acts with the gateway's credentials (it sits behind your own authentication); needed, or --forward-authorization, on an address other than loopback",
+                ))
+                .arg(Arg::new("allowed-host").long("allowed-host").action(ArgAction::Append).help(
+                    "A Host callers reach the gateway by (`api.example.com`, `api.example.com:8443`); default loopback only, required on another address",
+                ))
+                .arg(Arg::new("allowed-origin").long("allowed-origin").action(ArgAction::Append).help(
+                    "A browser Origin allowed to call (`https://app.example.com:443`); once one is given, requests from any other Origin are refused",
+                )),
         ))
         .subcommand(cli.command("call").about("Call one tool (the API's URL in GATEWAY_ORIGIN)"))
 }
@@ -101,6 +119,25 @@ fn cli_origin() -> Result<Origin, Error> {
     credentials(Origin::new(url), pairs.lines().filter(|l| !l.trim().is_empty()))
 }
 
+/// Under `--forward-authorization`: a caller without an `Authorization` header is refused before
+/// its request is read, rather than served with the gateway's credentials.
+async fn own_credential_required(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if req.headers().contains_key(axum::http::header::AUTHORIZATION) {
+        return next.run(req).await;
+    }
+    let body = r#"{"error":{"code":"UNAUTHORIZED","message":"this gateway forwards each caller's own credential: send an Authorization header"}}"#;
+    (
+        axum::http::StatusCode::UNAUTHORIZED,
+        [(axum::http::header::CONTENT_TYPE, "application/json"), (axum::http::header::WWW_AUTHENTICATE, "Bearer")],
+        body,
+    )
+        .into_response()
+}
+
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
@@ -126,11 +163,7 @@ fn main() -> ExitCode {
     let matches = command(&cli).get_matches_from(args);
     let result = match matches.subcommand() {
         Some(("mcp", m)) => remote(m).and_then(|(service, ctx)| runtime.block_on(mcp(service, ctx))),
-        Some(("http", m)) => {
-            let addr = m.get_one::<String>("addr").cloned().unwrap_or_default();
-            let forward = m.get_flag("forward-authorization");
-            remote(m).and_then(|(service, ctx)| runtime.block_on(http(&addr, service, ctx, forward)))
-        }
+        Some(("http", m)) => remote(m).and_then(|(service, ctx)| runtime.block_on(http(Listen::from(m), service, ctx))),
         _ => unreachable!("clap requires a subcommand; `call` is handled above"),
     };
     match result {
@@ -154,10 +187,50 @@ fn server(service: Service) -> Result<McpServer, Error> {
     })
 }
 
-/// MCP over streamable HTTP at `/mcp`. Every caller is the one identity of `--scope`: put the
-/// gateway behind your own authentication, or `forward` each caller's `Authorization` for the
-/// API to judge.
-async fn http(addr: &str, service: Service, ctx: Ctx, forward: bool) -> Result<(), Error> {
+/// How `gateway http` listens and who its callers are.
+struct Listen {
+    addr: String,
+    /// Each caller's `Authorization` goes to the API in place of the gateway's credentials.
+    forward: bool,
+    /// With `forward`: a caller without one is served with the gateway's credentials.
+    fallback: bool,
+    /// Every caller acts with the gateway's credentials, by the operator's explicit choice.
+    trusted: bool,
+    hosts: Vec<String>,
+    origins: Vec<String>,
+}
+
+impl From<&ArgMatches> for Listen {
+    fn from(m: &ArgMatches) -> Self {
+        let many = |name| m.get_many::<String>(name).into_iter().flatten().cloned().collect();
+        Listen {
+            addr: m.get_one::<String>("addr").cloned().unwrap_or_default(),
+            forward: m.get_flag("forward-authorization"),
+            fallback: m.get_flag("own-credentials-fallback"),
+            trusted: m.get_flag("trust-callers"),
+            hosts: many("allowed-host"),
+            origins: many("allowed-origin"),
+        }
+    }
+}
+
+/// MCP over streamable HTTP at `/mcp`. Every caller is the one identity of `--scope`, acting
+/// either with its own `Authorization` (forwarded, for the API to judge) or, by the operator's
+/// choice, with the gateway's credentials. Beyond loopback that choice must be made.
+async fn http(listen: Listen, service: Service, ctx: Ctx) -> Result<(), Error> {
+    let listener = tokio::net::TcpListener::bind(&listen.addr).await?;
+    let local = listener.local_addr()?;
+    let (beyond, chosen) = (!local.ip().is_loopback(), listen.forward || listen.trusted);
+    if beyond && !chosen {
+        return Err(format!(
+            "{local} is reachable beyond this machine: choose how callers are authenticated, --forward-authorization (each caller's own credential goes to the API) or --trust-callers (every caller acts with the gateway's; put it behind your own authentication)"
+        )
+        .into());
+    }
+    if beyond && listen.hosts.is_empty() {
+        return Err(format!("{local} is reachable beyond this machine: name the host callers reach it by, --allowed-host HOST (only loopback names are accepted otherwise)").into());
+    }
+    let forward = listen.forward;
     let identify = move |headers: Option<&axum::http::HeaderMap>| {
         let caller = headers.and_then(|h| h.get(axum::http::header::AUTHORIZATION)?.to_str().ok());
         match caller {
@@ -165,10 +238,18 @@ async fn http(addr: &str, service: Service, ctx: Ctx, forward: bool) -> Result<(
             _ => ctx.clone(),
         }
     };
-    let mcp = server(service)?.named(generated::NAME).identify(identify);
-    let app = axum::Router::new().nest_service("/mcp", mcp.streamable_http());
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    eprintln!("gateway: listening on http://{}/mcp", listener.local_addr()?);
+    let mut mcp = server(service)?.named(generated::NAME).identify(identify);
+    if !listen.hosts.is_empty() {
+        mcp = mcp.allowed_hosts(listen.hosts);
+    }
+    if !listen.origins.is_empty() {
+        mcp = mcp.allowed_origins(listen.origins);
+    }
+    let mut app = axum::Router::new().nest_service("/mcp", mcp.streamable_http());
+    if listen.forward && !listen.fallback {
+        app = app.layer(axum::middleware::from_fn(own_credential_required));
+    }
+    eprintln!("gateway: listening on http://{local}/mcp");
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

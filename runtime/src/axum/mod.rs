@@ -45,6 +45,7 @@ pub struct HttpApi {
     service: Service,
     identify: Identify,
     openapi: Option<Arc<str>>,
+    json_limit: usize,
 }
 
 impl std::fmt::Debug for HttpApi {
@@ -68,12 +69,14 @@ struct Route {
     params: Vec<String>,
     param_shapes: Vec<(String, Shape)>,
     input_shapes: Vec<(String, Shape)>,
+    /// The largest JSON or raw body read.
+    json_limit: usize,
 }
 
 impl HttpApi {
     /// The HTTP surface of `service`. Every caller is anonymous until [`HttpApi::identify`].
     pub fn new(service: Service) -> Self {
-        HttpApi { service, identify: Arc::new(|_| Ctx::anonymous()), openapi: None }
+        HttpApi { service, identify: Arc::new(|_| Ctx::anonymous()), openapi: None, json_limit: MAX_JSON_BODY_BYTES }
     }
 
     /// Establishes who is calling from the request headers (a session, a bearer token). The
@@ -81,6 +84,14 @@ impl HttpApi {
     #[must_use]
     pub fn identify(mut self, identify: impl Fn(&HeaderMap) -> Ctx + Send + Sync + 'static) -> Self {
         self.identify = Arc::new(identify);
+        self
+    }
+
+    /// Reads JSON and raw bodies up to `bytes` (default [`MAX_JSON_BODY_BYTES`]); a larger one is
+    /// refused with 413 without being read further. Uploads have their own limits.
+    #[must_use]
+    pub fn max_json_body_bytes(mut self, bytes: usize) -> Self {
+        self.json_limit = bytes;
         self
     }
 
@@ -109,6 +120,7 @@ impl HttpApi {
                 params,
                 param_shapes: crate::coerce::shapes(def.params_schema),
                 input_shapes: crate::coerce::shapes(def.input_schema),
+                json_limit: self.json_limit,
             });
             let mut endpoint = on(method_filter(method), move |req: Request| serve(route, req));
             if let Some(multipart) = &def.http_kind.multipart {

@@ -33,8 +33,7 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
         let (input, upload) = upload(form, multipart, route).await?;
         return Ok(call(params, input, Call { upload: Some(upload), ..Call::default() }));
     }
-    let bytes =
-        ::axum::body::to_bytes(body, super::MAX_JSON_BODY_BYTES).await.map_err(|_| too_large(BODY_TOO_LARGE))?;
+    let bytes = ::axum::body::to_bytes(body, route.json_limit).await.map_err(|_| too_large(BODY_TOO_LARGE))?;
     let input = json_object(&bytes, route.def.input_schema.is_some())?;
     let raw_body = route.def.http_kind.raw_body.then(|| RawBody(String::from_utf8_lossy(&bytes).into_owned()));
     Ok(call(params, input, Call { raw_body, ..Call::default() }))

@@ -56,20 +56,25 @@ impl HttpClient {
         }
     }
 
-    /// Sends `Authorization: Bearer TOKEN` with every request.
+    /// Sends `Authorization: Bearer TOKEN` with every request but those that forward their
+    /// caller's own.
     #[must_use]
     pub fn bearer(self, token: impl std::fmt::Display) -> Self {
         self.header("Authorization", format!("Bearer {token}"))
     }
 
-    /// Sends header `name: value` with every request (an API key header, say).
+    /// Sends header `name: value` with every request. A call that forwards its caller's
+    /// `Authorization` ([`crate::Ctx::forwarding`]) still carries it, unless it is
+    /// `Authorization`, `Cookie` or `Proxy-Authorization`: hold a credential with
+    /// [`HttpClient::credential`], which such a call leaves out.
     #[must_use]
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));
         self
     }
 
-    /// Adds `name=value` to the query string of every request (an API key parameter, say).
+    /// Adds `name=value` to the query string of every request, forwarded calls included: hold a
+    /// credential with [`HttpClient::credential`] instead.
     #[must_use]
     pub fn query(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.query.push((name.into(), value.into()));
@@ -79,7 +84,8 @@ impl HttpClient {
     /// Holds `value` for the contract's security scheme `scheme`: each operation that asks for
     /// the scheme (its `security`, else the contract's) sends it as the scheme says: a bearer
     /// token, `user:password` for basic, an API key in its header, query parameter or cookie.
-    /// An operation is sent with the first of its alternatives whose every credential is held.
+    /// An operation is sent with the first of its alternatives whose every credential is held;
+    /// a call that forwards its caller's `Authorization` with none.
     #[must_use]
     pub fn credential(mut self, scheme: impl Into<String>, value: impl Into<String>) -> Self {
         self.credentials.insert(scheme.into(), value.into());
@@ -176,7 +182,10 @@ impl HttpClient {
         let mut url = format!("{}{}", self.base, crate::wire::path(path, &request.params));
         let queried = crate::wire::queried(method);
         let mut query: Vec<(String, String)> = self.query.clone();
-        let credentials = self.chosen(def);
+        // A call that carries its caller's own credential carries none of this client's: the
+        // origin judges the caller, never the caller beside the operator.
+        let forwarded = request.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("authorization"));
+        let credentials = if forwarded { Vec::new() } else { self.chosen(def) };
         for (c, value) in &credentials {
             if let Credential::Query(_, name) = c {
                 query.push(((*name).to_owned(), (*value).to_owned()));
@@ -198,7 +207,10 @@ impl HttpClient {
             // (JSON, YAML, CBOR) picks this one. Set before the caller's own headers, which win.
             builder = builder.header(reqwest::header::ACCEPT, accept);
         }
-        let replaced: Vec<&str> = credentials.iter().filter_map(|(c, _)| header_name(*c)).collect();
+        let mut replaced: Vec<&str> = credentials.iter().filter_map(|(c, _)| header_name(*c)).collect();
+        if forwarded {
+            replaced.extend(CREDENTIAL_HEADERS);
+        }
         for (name, value) in self.headers.iter().filter(|(n, _)| !replaced.iter().any(|r| r.eq_ignore_ascii_case(n))) {
             builder = builder.header(name, value);
         }
@@ -240,6 +252,10 @@ impl Transport for HttpClient {
         Box::pin(self.run(request))
     }
 }
+
+/// The default headers that are credentials whatever the contract says: a forwarded call sends
+/// none of them.
+const CREDENTIAL_HEADERS: [&str; 3] = ["authorization", "cookie", "proxy-authorization"];
 
 /// The header a credential is sent in, if it is sent in one.
 fn header_name(c: Credential) -> Option<&'static str> {
@@ -509,6 +525,24 @@ mod tests {
         let plain = call(&LIST, json!(null), json!({}));
         let r = HttpClient::new("http://h").credential("oauth", "t").request(&plain).unwrap().build().unwrap();
         assert!(r.headers().get("authorization").is_none(), "an operation that asks for nothing gets nothing");
+    }
+
+    #[test]
+    fn a_forwarded_call_carries_the_callers_credential_and_none_of_the_operators() {
+        let client = HttpClient::new("http://h")
+            .credential("botToken", "b")
+            .credential("app", "k")
+            .credential("oauth", "t")
+            .header("Cookie", "session=operator")
+            .header("X-Trace", "kept");
+        let forwarded = Request {
+            headers: vec![("Authorization".into(), "Bearer caller".into())],
+            ..call(&SECURED, json!(null), json!({}))
+        };
+        let r = client.request(&forwarded).unwrap().build().unwrap();
+        let sent: Vec<_> = r.headers().iter().map(|(n, v)| format!("{n}: {}", v.to_str().unwrap())).collect();
+        assert_eq!(sent, ["x-trace: kept", "authorization: Bearer caller"]);
+        assert_eq!(r.url().query(), None, "no API key of the operator's in the query");
     }
 
     #[test]

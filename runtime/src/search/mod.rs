@@ -31,6 +31,11 @@ pub const DISCOVERY_META: &str = "stitchgen/discovery";
 pub const DEFAULT_LIMIT: u64 = 8;
 /// The most a search names, and the most tools one description states.
 pub const MAX_LIMIT: u64 = 25;
+/// The longest tool name a call may give, in characters (MCP's own limit): a longer one is
+/// refused before it is compared with any name of the catalog.
+pub const MAX_NAME_CHARS: usize = 128;
+/// The longest query, in characters: a longer one is refused before it is read.
+pub const MAX_QUERY_CHARS: usize = 1000;
 
 /// A generated catalog: every tool of the search-mode services as the default mode would list
 /// it, and the index over them.
@@ -95,7 +100,7 @@ impl Catalog {
             SEARCH_TOOL => self.search_answer(&args)?,
             DESCRIBE_TOOL => self.describe_answer(&args)?,
             CALL_TOOL => {
-                let name = self.known(string(&args, "name")?)?.to_owned();
+                let name = self.known(string(&args, "name")?, "/name")?.to_owned();
                 let arguments = match args.remove("arguments") {
                     None | Some(Value::Null) => Value::Object(Map::new()),
                     Some(v @ Value::Object(_)) => v,
@@ -118,6 +123,9 @@ impl Catalog {
 
     fn search_answer(&self, args: &Map<String, Value>) -> Result<Value, AppError> {
         let query = string(args, "query")?;
+        if query.chars().nth(MAX_QUERY_CHARS).is_some() {
+            return Err(argument("/query", &format!("must be at most {MAX_QUERY_CHARS} characters")));
+        }
         let limit = match args.get("limit") {
             None | Some(Value::Null) => DEFAULT_LIMIT,
             Some(v) => v
@@ -144,15 +152,20 @@ impl Catalog {
         let mut tools = Vec::new();
         for (i, name) in names.iter().enumerate() {
             let name = name.as_str().ok_or_else(|| argument(&format!("/names/{i}"), "must be a string"))?;
-            tools.push(self.tools[self.by_name[self.known(name)?]].clone());
+            tools.push(self.tools[self.by_name[self.known(name, &format!("/names/{i}"))?]].clone());
         }
         Ok(json!({ "tools": tools }))
     }
 
-    /// `name` when the catalog has it; else `NOT_FOUND` naming the closest names.
-    fn known<'a>(&self, name: &'a str) -> Result<&'a str, AppError> {
+    /// `name` when the catalog has it; else `NOT_FOUND` naming the closest names. A name no
+    /// tool can have is refused before it is compared: the comparison costs its length times
+    /// each name's.
+    fn known<'a>(&self, name: &'a str, path: &str) -> Result<&'a str, AppError> {
         if self.by_name.contains_key(name) {
             return Ok(name);
+        }
+        if name.chars().nth(MAX_NAME_CHARS).is_some() {
+            return Err(argument(path, &format!("no tool name is longer than {MAX_NAME_CHARS} characters")));
         }
         let mut close: Vec<(f64, &str)> =
             self.names().map(|n| (strsim::normalized_damerau_levenshtein(name, n), n)).collect();

@@ -13,11 +13,16 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::response::IntoResponse;
 use directory::{Directory, directory};
+use futures_util::StreamExt;
 use recording::{Seen, origin};
 use serde_json::{Value, json};
 use stitchgen_generated_tests::people;
-use stitchgen_runtime::client::{ClientError, HttpClient};
-use stitchgen_runtime::{AppError, Ctx, Surface};
+use stitchgen_runtime::axum::{HttpApi, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BYTES, MAX_MULTIPART_PARTS};
+use stitchgen_runtime::client::{ClientError, HttpClient, MAX_KEPT_BODY};
+use stitchgen_runtime::{
+    Answer, AppError, BoxFuture, Call, Ctx, Dispatch, FileFieldDef, HttpKindDef, MultipartDef, OpKind, OperationDef,
+    Service, Surface,
+};
 use tower::ServiceExt;
 
 /// Everything a caller is shown of `e`, on every surface: message, details, the envelopes.
@@ -27,7 +32,7 @@ fn shown(e: &AppError) -> String {
     format!("{} {tool} {http}", e.message)
 }
 
-async fn tool(svc: &stitchgen_runtime::Service, name: &str, args: Value) -> Result<Value, AppError> {
+async fn tool(svc: &Service, name: &str, args: Value) -> Result<Value, AppError> {
     svc.call_tool(Surface::Mcp, name, args, &Ctx::anonymous()).await.map(|o| o.value)
 }
 
@@ -156,4 +161,142 @@ async fn a_path_parameter_never_moves_a_request_off_its_route() {
             "{uri}"
         );
     }
+}
+
+/// A multipart body whose one file is `len` bytes, streamed and counted.
+fn counted_upload(len: usize, read: &Arc<AtomicUsize>) -> Body {
+    let head = "--x\r\ncontent-disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n\r\n";
+    let head = futures_util::stream::once(async move { Ok::<_, std::io::Error>(head.as_bytes().to_vec()) });
+    let body =
+        counted(len, read).into_data_stream().map(|chunk| chunk.map(|b| b.to_vec()).map_err(std::io::Error::other));
+    Body::from_stream(head.chain(body))
+}
+
+/// An upload endpoint that declares no limit at all, as an imported contract may have it.
+static UPLOAD: OperationDef = OperationDef {
+    service: "drop",
+    action: "upload",
+    kind: OpKind::Contract,
+    scope: "public",
+    surfaces: &[Surface::Http],
+    method: Some("POST"),
+    path: Some("/upload"),
+    http_kind: HttpKindDef {
+        multipart: Some(MultipartDef {
+            files: &[FileFieldDef {
+                name: "file",
+                required: true,
+                multiple: false,
+                max_files: None,
+                max_bytes: None,
+                content_types: &[],
+            }],
+            max_request_bytes: None,
+            max_field_bytes: None,
+        }),
+        ..HttpKindDef::PLAIN
+    },
+    ..OperationDef::EMPTY
+};
+
+static UPLOADS: &[&OperationDef] = &[&UPLOAD];
+
+struct Accept;
+impl Dispatch for Accept {
+    fn call<'a>(&'a self, _: usize, _: &'a Ctx, _: Call) -> BoxFuture<'a, Result<Answer, AppError>> {
+        Box::pin(async { Ok(Answer::new(Value::Null)) })
+    }
+}
+
+#[tokio::test]
+async fn every_body_is_read_within_a_limit_and_refused_past_it_unread() {
+    const SLACK: usize = 128 * 1024;
+    // An upload without declared limits: the default total holds.
+    let read = Arc::new(AtomicUsize::new(0));
+    let router = stitchgen_runtime::axum::router(Service::new("{}", UPLOADS, Accept));
+    let req = Request::post("/upload").header("content-type", "multipart/form-data; boundary=x");
+    let (status, body) = send(router, req.body(counted_upload(100 << 20, &read)).unwrap()).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (StatusCode::PAYLOAD_TOO_LARGE, Some("PAYLOAD_TOO_LARGE")));
+    let pulled = read.load(Ordering::SeqCst);
+    eprintln!("an upload without declared limits: {pulled} bytes of 100 MiB read");
+    assert!(pulled <= MAX_MULTIPART_BYTES as usize + SLACK, "read {pulled} bytes of a 100 MiB upload");
+    // A JSON body, at the default and at a limit the application set.
+    for (api, limit) in
+        [(HttpApi::new(tickets()), MAX_JSON_BODY_BYTES), (HttpApi::new(tickets()).max_json_body_bytes(4096), 4096)]
+    {
+        let read = Arc::new(AtomicUsize::new(0));
+        let req = Request::post("/api/tickets").header("authorization", "Bearer agent");
+        let (status, _) = send(api.identify(agent).router(), req.body(counted(64 << 20, &read)).unwrap()).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        let pulled = read.load(Ordering::SeqCst);
+        eprintln!("a JSON body past a limit of {limit}: {pulled} bytes of 64 MiB read");
+        assert!(pulled <= limit + SLACK, "read {pulled} bytes of a 64 MiB body past a limit of {limit}");
+    }
+    // An upload of many tiny parts.
+    let mut form = String::new();
+    for i in 0..=MAX_MULTIPART_PARTS {
+        form += &format!("--x\r\ncontent-disposition: form-data; name=\"note{i}\"\r\n\r\nn\r\n");
+    }
+    form += "--x--\r\n";
+    let router = stitchgen_runtime::axum::router(Service::new("{}", UPLOADS, Accept));
+    let req = Request::post("/upload").header("content-type", "multipart/form-data; boundary=x");
+    let (status, body) = send(router, req.body(Body::from(form)).unwrap()).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+}
+
+fn tickets() -> Service {
+    stitchgen_generated_tests::tickets::service(desk::Desk)
+}
+
+fn agent(headers: &axum::http::HeaderMap) -> Ctx {
+    match headers.get("authorization") {
+        Some(_) => Ctx::with_identity("agent", ["support"]),
+        None => Ctx::anonymous(),
+    }
+}
+
+/// An origin that answers `get` with `status` and a body of `len` bytes, counting the bytes it
+/// was made to produce, after `delay`.
+async fn answering(status: StatusCode, len: usize, delay: std::time::Duration) -> (String, Arc<AtomicUsize>) {
+    let made = Arc::new(AtomicUsize::new(0));
+    let counter = made.clone();
+    let router = axum::Router::new().route(
+        "/people/{id}",
+        axum::routing::get(move || {
+            let counter = counter.clone();
+            async move {
+                tokio::time::sleep(delay).await;
+                let mut res = counted(len, &counter).into_response();
+                *res.status_mut() = status;
+                res.headers_mut().insert("content-type", "application/json".parse().unwrap());
+                res
+            }
+        }),
+    );
+    (origin(router, &Seen::default()).await, made)
+}
+
+#[tokio::test]
+async fn an_origin_that_answers_hugely_or_slowly_is_cut_off() {
+    const LIMIT: u64 = 1 << 20;
+    // What the kernel and the HTTP stack buffer between the two ends before the origin blocks.
+    const BUFFERED: usize = 24 << 20;
+    for status in [StatusCode::OK, StatusCode::INTERNAL_SERVER_ERROR] {
+        let (base, made) = answering(status, 256 << 20, std::time::Duration::ZERO).await;
+        let svc = people::remote::<Directory, _>(HttpClient::new(&base).max_answer_bytes(LIMIT));
+        let e = tool(&svc, "get_person", json!({"id": "p1"})).await.unwrap_err();
+        assert_eq!(e.code, "INTERNAL_SERVER_ERROR", "{status}: {e:?}");
+        let envelope = serde_json::to_string(&e.tool_envelope()).unwrap();
+        assert!(envelope.len() < MAX_KEPT_BODY + 1024, "{status}: the error keeps only the start of a body");
+        let made = made.load(Ordering::SeqCst);
+        eprintln!("{status}: the origin wrote {made} bytes of 256 MiB before the client stopped reading");
+        assert!(made <= LIMIT as usize + BUFFERED, "{status}: the origin wrote {made} bytes of 256 MiB");
+    }
+    let (base, _) = answering(StatusCode::OK, 16, std::time::Duration::from_secs(5)).await;
+    let svc = people::remote::<Directory, _>(HttpClient::new(&base).timeout(std::time::Duration::from_millis(200)));
+    let started = std::time::Instant::now();
+    let e = tool(&svc, "get_person", json!({"id": "p1"})).await.unwrap_err();
+    assert_eq!((e.code.as_str(), e.status), ("TIMEOUT", 408));
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    assert_eq!(stitchgen_runtime::client::DEFAULT_TIMEOUT, std::time::Duration::from_secs(30), "docs/security.md");
 }

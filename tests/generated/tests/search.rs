@@ -116,6 +116,26 @@ async fn unknown_names_are_refused_with_the_closest_names() {
     }
 }
 
+#[tokio::test]
+async fn a_hostile_name_or_query_is_refused_before_any_matching() {
+    let catalog = Catalog::parse(MCP_CATALOG).unwrap();
+    let huge = "create_machine_fleet".repeat(50_000);
+    for (tool, args, path) in [
+        (CALL_TOOL, json!({ "name": huge, "arguments": {} }), "/name"),
+        (DESCRIBE_TOOL, json!({ "names": ["list_machines_fleet", huge] }), "/names/1"),
+        (SEARCH_TOOL, json!({ "query": huge }), "/query"),
+    ] {
+        let refused = call(&catalog, Surface::Mcp, tool, args).await.unwrap_err();
+        assert_eq!(refused.code, "VALIDATION_ERROR", "{tool}");
+        assert_eq!(refused.details.as_deref().unwrap()["errors"][0]["path"], path, "{tool}");
+        assert!(refused.message.len() < 200, "the answer does not echo the name: {tool}");
+    }
+    // At the bound, a name is still compared and the closest names offered.
+    let long = format!("{:x<128}", "create_machine_fleet");
+    let refused = call(&catalog, Surface::Mcp, CALL_TOOL, json!({ "name": long, "arguments": {} })).await;
+    assert_eq!(refused.unwrap_err().code, "NOT_FOUND");
+}
+
 /// The manifest's three search-mode tools alone: `fleet` is the one service given.
 fn fleet_manifest() -> String {
     let mut manifest: Value = serde_json::from_str(MCP_TOOLS).unwrap();
