@@ -1,6 +1,8 @@
 //! Hostile callers through the real surfaces (docs/security.md): a model whose arguments a prompt
-//! injection wrote, an anonymous HTTP client, and an origin that answers off-contract. Each attack
-//! is refused as documented; where a limit applies, the attacker's bytes read are measured.
+//! injection wrote (through the runner and through the official Rust MCP SDK's client), an
+//! anonymous HTTP client (through the axum router), and an origin that answers slowly, hugely or
+//! off-contract (a remote service and the typed client in front of a recording origin). Each
+//! attack is refused as documented; where a limit applies, the attacker's bytes read are measured.
 
 mod desk;
 mod directory;
@@ -299,4 +301,53 @@ async fn an_origin_that_answers_hugely_or_slowly_is_cut_off() {
     assert_eq!((e.code.as_str(), e.status), ("TIMEOUT", 408));
     assert!(started.elapsed() < std::time::Duration::from_secs(2));
     assert_eq!(stitchgen_runtime::client::DEFAULT_TIMEOUT, std::time::Duration::from_secs(30), "docs/security.md");
+}
+
+/// The MCP server of `service`'s tools alone, reached by the official Rust SDK's client over an
+/// in-process pipe: what an MCP client sends and reads, byte for byte.
+async fn mcp_client(service: Service) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    use rmcp::ServiceExt;
+    const MCP_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-tools.json"));
+    let mut manifest: Value = serde_json::from_str(MCP_TOOLS).unwrap();
+    let tools = manifest["tools"].as_array_mut().unwrap();
+    tools.retain(|t| service.find_tool(Surface::Mcp, t["name"].as_str().unwrap()).is_some());
+    let server = stitchgen_runtime::mcp::McpServer::new(&manifest.to_string(), [service]).unwrap();
+    let (here, there) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move { server.serve(there).await.unwrap().waiting().await });
+    ().serve(here).await.expect("the client initializes")
+}
+
+/// Calls `name` through the client: whether it is an error, and every text it carries.
+async fn mcp_call(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    name: &str,
+    args: Value,
+) -> (bool, String) {
+    let params = rmcp::model::CallToolRequestParams::new(name.to_owned())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    let result = client.call_tool(params).await.expect("an answer");
+    (result.is_error == Some(true), serde_json::to_string(&result).unwrap())
+}
+
+#[tokio::test]
+async fn over_mcp_a_real_client_sees_no_hidden_value_no_schema_and_no_moved_request() {
+    let dir = directory();
+    dir.break_output.store(true, Ordering::SeqCst);
+    let client = mcp_client(people::service(dir)).await;
+    let (error, text) = mcp_call(&client, "get_person", json!({"id": "p1"})).await;
+    assert!(error && text.contains("INTERNAL_SERVER_ERROR") && text.contains("keyword"), "{text}");
+    assert!(!text.contains("not an email") && !text.contains("555"), "{text}");
+    let (error, text) = mcp_call(&client, "delete_person", json!({"id": 5, "surprise": true})).await;
+    assert!(error && text.contains("UNAUTHORIZED") && !text.contains("surprise"), "{text}");
+    // In front of an origin: a dot segment is refused here, and nothing reaches the origin.
+    let seen = Seen::default();
+    let base = origin(HttpApi::new(people::service(directory())).router(), &seen).await;
+    let client = mcp_client(people::remote::<Directory, _>(HttpClient::new(&base))).await;
+    for id in MOVING {
+        let (error, text) = mcp_call(&client, "get_person", json!({"id": id})).await;
+        assert!(error && text.contains("VALIDATION_ERROR"), "{id:?}: {text}");
+    }
+    assert_eq!(seen.count(), 0, "no request reached the origin");
+    let (error, text) = mcp_call(&client, "get_person", json!({"id": "p1"})).await;
+    assert!(!error && text.contains("Ada"), "{text}");
 }
