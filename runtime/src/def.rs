@@ -80,6 +80,8 @@ pub struct OperationDef {
     /// sent together. Empty: none asked for. A client sends the first alternative it holds
     /// every credential of.
     pub security: &'static [&'static [Credential]],
+    /// The contract's byte limits for this endpoint (`limits`), in place of the defaults.
+    pub limits: LimitsDef,
 }
 
 /// A credential a request carries, named by its scheme in the contract's `securitySchemes`; the
@@ -134,12 +136,27 @@ impl OperationDef {
         errors: &[],
         security: &[],
         http_kind: HttpKindDef::PLAIN,
+        limits: LimitsDef::NONE,
     };
 
     /// Whether the operation is served on `surface`.
     pub fn on(&self, surface: Surface) -> bool {
         self.surfaces.contains(&surface)
     }
+}
+
+/// An endpoint's declared byte limits (`limits`); `None`: the adapter's or client's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LimitsDef {
+    /// The largest JSON or raw request body the HTTP adapter reads.
+    pub max_body_bytes: Option<u64>,
+    /// The largest success answer a client reads.
+    pub max_answer_bytes: Option<u64>,
+}
+
+impl LimitsDef {
+    /// No limit declared.
+    pub const NONE: LimitsDef = LimitsDef { max_body_bytes: None, max_answer_bytes: None };
 }
 
 /// The HTTP-only kinds an endpoint declares (DESIGN §3: `rawResponse`, `rawBody`, `multipart`,

@@ -87,8 +87,9 @@ impl HttpApi {
         self
     }
 
-    /// Reads JSON and raw bodies up to `bytes` (default [`MAX_JSON_BODY_BYTES`]); a larger one is
-    /// refused with 413 without being read further. Uploads have their own limits.
+    /// Reads JSON and raw bodies up to `bytes` (default [`MAX_JSON_BODY_BYTES`]) where the
+    /// contract declares no `limits.maxBodyBytes`; a larger one is refused with 413 without
+    /// being read further. Uploads have their own limits.
     #[must_use]
     pub fn max_json_body_bytes(mut self, bytes: usize) -> Self {
         self.json_limit = bytes;

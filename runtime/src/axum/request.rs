@@ -33,10 +33,17 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
         let (input, upload) = upload(form, multipart, route).await?;
         return Ok(call(params, input, Call { upload: Some(upload), ..Call::default() }));
     }
-    let bytes = ::axum::body::to_bytes(body, route.json_limit).await.map_err(|_| too_large(BODY_TOO_LARGE))?;
+    let bytes = ::axum::body::to_bytes(body, limit(route.def.limits.max_body_bytes, route.json_limit))
+        .await
+        .map_err(|_| too_large(BODY_TOO_LARGE))?;
     let input = json_object(&bytes, route.def.input_schema.is_some())?;
     let raw_body = route.def.http_kind.raw_body.then(|| RawBody(String::from_utf8_lossy(&bytes).into_owned()));
     Ok(call(params, input, Call { raw_body, ..Call::default() }))
+}
+
+/// The contract's limit where it declares one, else the adapter's.
+fn limit(declared: Option<u64>, default: usize) -> usize {
+    declared.map_or(default, |l| usize::try_from(l).unwrap_or(usize::MAX))
 }
 
 fn call(params: Map<String, Value>, input: Map<String, Value>, extra: Call) -> Call {

@@ -112,8 +112,8 @@ impl HttpClient {
     }
 
     /// Refuses a success answer (JSON or raw) larger than `bytes` ([`ClientError::TooLarge`]),
-    /// without reading past it. Default [`super::MAX_ANSWER_BYTES`]; a stream's frames have
-    /// their own limit.
+    /// without reading past it. Default [`super::MAX_ANSWER_BYTES`]; an operation whose contract
+    /// declares `limits.maxAnswerBytes` has that one, and a stream's frames their own limit.
     #[must_use]
     pub fn max_answer_bytes(mut self, bytes: u64) -> Self {
         self.max_answer = bytes;
@@ -171,7 +171,7 @@ impl HttpClient {
             let body = bounded(response, super::MAX_ERROR_BODY_BYTES, Overflow::Cut).await?;
             return Err(failure(status, &body, retry_after));
         }
-        read_success(op, response, checks.as_deref(), self.max_answer).await
+        read_success(op, response, checks.as_deref(), op.limits.max_answer_bytes.unwrap_or(self.max_answer)).await
     }
 
     fn request(&self, request: &Request) -> Result<reqwest::RequestBuilder, ClientError> {

@@ -5,6 +5,7 @@ mod cycles;
 pub(crate) mod http;
 mod idents;
 pub(crate) mod kinds;
+mod limits;
 mod names;
 mod runtime;
 mod schemas;
@@ -27,6 +28,7 @@ pub fn check(contracts: &[Contract], diags: &mut Diagnostics) {
         for e in cx.endpoints() {
             http::check_endpoint(&cx, e, diags);
             kinds::check(e, diags);
+            limits::check(e, diags);
             view::check(&cx, e, diags);
         }
         for t in cx.tools() {

@@ -124,6 +124,8 @@ catalog! {
     UnknownSecurityScheme = "E0312", Error, "a security requirement naming an undeclared scheme";
     /// One security scheme name declared differently by two contracts given together.
     SecuritySchemeConflict = "E0313", Error, "two contracts declare one security scheme differently";
+    /// A `limits` entry that is 0, or that bounds what the endpoint never reads.
+    InvalidLimit = "E0314", Error, "a byte limit of what the endpoint never reads, or of 0";
 
     // E05xx: the `tool` group, tool names and tool views.
     /// A tool option written at the top level of an endpoint, where it used to live.
@@ -229,6 +231,9 @@ catalog! {
     GeneratedNameRenamed = "W0006", Warning, "a name given a suffix to keep its Rust identifier unique";
     /// A tool definition past its byte budget, advertised relaxed.
     ToolOverBudget = "W0007", Warning, "a tool definition past its byte budget";
+    /// A declared byte limit that cannot be reached, or so large that a caller can make the server
+    /// hold that much for one request.
+    UnusualLimit = "W0008", Warning, "a byte limit that cannot be reached or is unusually large";
     /// Something the DSL cannot express, imported in the documented lowered form.
     ImportLowered = "W0900", Warning, "an OpenAPI construct lowered to what a contract expresses";
     /// An accepted change that matches no change of the diff: accepted for nothing, or misspelled.

@@ -150,6 +150,18 @@ pub struct Http {
     pub status: Option<u16>,
     /// The documented response headers, by name (`http.headers` or `responseMeta.headers`).
     pub headers: Vec<Header>,
+    /// `limits`: the largest JSON or raw request body read, and the largest success answer a
+    /// client reads, when the contract declares them.
+    pub limits: Limits,
+}
+
+/// An endpoint's declared byte limits (`limits`); `None`: the runtime's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// `maxBodyBytes`.
+    pub max_body_bytes: Option<u64>,
+    /// `maxAnswerBytes`.
+    pub max_answer_bytes: Option<u64>,
 }
 
 impl Http {
@@ -483,7 +495,11 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         .map(|c| c.value.clone())
         .filter(|c| crate::check::kinds::media_essence(c) != "application/json");
     let (status, headers) = response_facts(e);
-    Some(Http { method, path, template, params, wildcard, input_content_type, status, headers })
+    let limits = e.limits.as_ref().map_or_else(Limits::default, |l| Limits {
+        max_body_bytes: l.value.max_body_bytes.as_ref().map(|v| v.value),
+        max_answer_bytes: l.value.max_answer_bytes.as_ref().map(|v| v.value),
+    });
+    Some(Http { method, path, template, params, wildcard, input_content_type, status, headers, limits })
 }
 
 /// The declared success status and documented headers: of `http`, or of `responseMeta` (the

@@ -350,6 +350,8 @@ pub struct Endpoint {
     pub tool: Option<Sp<ToolGroup>>,
     /// What is documented about the HTTP exchange: a fixed success status, response headers.
     pub http: Option<Sp<HttpGroup>>,
+    /// Byte limits of the HTTP exchange, in place of the runtime's defaults.
+    pub limits: Option<Sp<Limits>>,
     /// The handler owns the response bytes (HTTP only).
     pub raw_response: Option<Sp<bool>>,
     /// Content type of a raw response.
@@ -470,6 +472,19 @@ pub struct HttpGroup {
     pub status: Option<Sp<u64>>,
     /// Response headers the handler sets on HTTP, by name.
     pub headers: Option<Sp<Entries<Sp<ResponseHeader>>>>,
+}
+
+/// Byte limits of one endpoint's HTTP exchange, in place of the runtime's defaults
+/// (docs/security.md). Each is held in memory whole, so each bounds what a caller or an origin
+/// can make a server hold.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Limits {
+    /// The largest JSON or raw request body the HTTP adapter reads (default 2 MiB).
+    pub max_body_bytes: Option<Sp<u64>>,
+    /// The largest success answer a client of this endpoint reads: a remote service, the gateway
+    /// (default 16 MiB).
+    pub max_answer_bytes: Option<Sp<u64>>,
 }
 
 /// A success status and response headers the handler chooses per call (HTTP only).

@@ -412,6 +412,7 @@ impl DecodeEntry for Endpoint {
             meta: f.opt::<Any>("meta", diags).filter(|m| mapping(&m.0, "`meta`", diags)),
             tool: f.opt("tool", diags),
             http: f.opt("http", diags),
+            limits: f.opt("limits", diags),
             raw_response: f.opt("rawResponse", diags),
             content_type: f.opt("contentType", diags),
             input_content_type: f.opt("inputContentType", diags),
@@ -485,6 +486,7 @@ structs! {
         content_types: f.opt("contentTypes", d),
     };
     HttpGroup, "the `http` group", |f, d| HttpGroup { status: f.opt("status", d), headers: f.opt("headers", d) };
+    Limits, "`limits`", |f, d| Limits { max_body_bytes: f.opt("maxBodyBytes", d), max_answer_bytes: f.opt("maxAnswerBytes", d) };
     ResponseMeta, "`responseMeta`", |f, d| ResponseMeta { status: f.req("status", d), headers: f.opt("headers", d) };
     ResponseHeader, "a response header", |f, d| ResponseHeader { desc: f.opt("desc", d), required: f.opt("required", d) };
     Stream, "`stream`", |f, d| Stream {

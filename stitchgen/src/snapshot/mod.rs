@@ -101,6 +101,12 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
                     h.headers.iter().map(|h| json!({ "name": h.name, "required": h.required, "description": h.desc }));
                 row["headers"] = Value::Array(headers.collect());
             }
+            if let Some(max) = h.limits.max_body_bytes {
+                row["maxBodyBytes"] = json!(max);
+            }
+            if let Some(max) = h.limits.max_answer_bytes {
+                row["maxAnswerBytes"] = json!(max);
+            }
             row
         })
         .collect();

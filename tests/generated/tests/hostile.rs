@@ -351,3 +351,22 @@ async fn over_mcp_a_real_client_sees_no_hidden_value_no_schema_and_no_moved_requ
     let (error, text) = mcp_call(&client, "get_person", json!({"id": "p1"})).await;
     assert!(!error && text.contains("Ada"), "{text}");
 }
+
+#[tokio::test]
+async fn the_contract_s_own_limits_hold_on_both_ends() {
+    // `create` declares `limits.maxBodyBytes: 16384`, below the adapter's default.
+    let read = Arc::new(AtomicUsize::new(0));
+    let router = HttpApi::new(people::service(directory())).router();
+    let req = Request::post("/people").header("content-type", "application/json");
+    let (status, _) = send(router, req.body(counted(1 << 20, &read)).unwrap()).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(read.load(Ordering::SeqCst) <= 16384 + 64 * 1024, "read {}", read.load(Ordering::SeqCst));
+    // `get` declares `limits.maxAnswerBytes: 65536`: an origin's answer of 1 MiB is refused,
+    // though the client's own default would read it.
+    let (base, made) = answering(StatusCode::OK, 1 << 20, std::time::Duration::ZERO).await;
+    let e = tool(&people::remote::<Directory, _>(HttpClient::new(&base)), "get_person", json!({"id": "p1"})).await;
+    let e = e.unwrap_err();
+    assert_eq!(e.code, "INTERNAL_SERVER_ERROR");
+    assert!(e.message.contains("larger than 65536 bytes"), "{}", e.message);
+    assert!(made.load(Ordering::SeqCst) <= 1 << 20);
+}

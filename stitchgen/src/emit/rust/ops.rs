@@ -384,6 +384,12 @@ impl<'a> Op<'a> {
         some(&mut fields, "view", op.view.as_ref().map(|v| self.view_def(v)));
         some(&mut fields, "tool_input_schema", self.tool_input_text());
         some(&mut fields, "wrap", op.wrap.map(|w| crate::schema::Wrap::key(w).to_token_stream()));
+        if let Some(limits) = op.http.as_ref().map(|h| h.limits).filter(|l| *l != crate::model::Limits::default()) {
+            let (body, answer) = (opt_u64(limits.max_body_bytes), opt_u64(limits.max_answer_bytes));
+            fields.push(
+                quote!(limits: ::stitchgen_runtime::LimitsDef { max_body_bytes: #body, max_answer_bytes: #answer }),
+            );
+        }
         let declared =
             |h: &crate::model::Http| h.status.is_some() || !h.headers.is_empty() || h.input_content_type.is_some();
         if op.http_kind.any() || op.http.as_ref().is_some_and(declared) {
