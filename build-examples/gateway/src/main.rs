@@ -161,6 +161,10 @@ fn main() -> ExitCode {
     }
     let cli = ToolCli::new([generated::remote(Origin::new("http://127.0.0.1"))]);
     let matches = command(&cli).get_matches_from(args);
+    // What the runtime keeps from callers (an origin answer that breaks the contract, with the
+    // values that broke it) is the operator's to read: on stderr, never on the MCP channel.
+    // Not for `call`, whose stderr a model running it reads.
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_max_level(tracing::Level::WARN).init();
     let result = match matches.subcommand() {
         Some(("mcp", m)) => remote(m).and_then(|(service, ctx)| runtime.block_on(mcp(service, ctx))),
         Some(("http", m)) => remote(m).and_then(|(service, ctx)| runtime.block_on(http(Listen::from(m), service, ctx))),

@@ -1,7 +1,8 @@
 //! `gateway http` as an operator starts it and as hostile callers reach it: an address beyond
 //! loopback refused without a choice of how callers are authenticated, a `Host` the gateway was
 //! not told of refused (DNS rebinding), and under `--forward-authorization` a caller without a
-//! credential refused, while one with a credential reaches the API with it alone.
+//! credential refused, while one with a credential reaches the API with it alone; an API answer
+//! off-contract reaches the caller as a refusal and the operator's log with its values.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStderr, Command, Stdio};
@@ -10,11 +11,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-/// A running `gateway http`, killed when dropped.
+/// A running `gateway http`, killed when dropped, and what it has written to stderr.
 struct Gateway {
     child: Child,
     url: String,
-    _stderr: BufReader<ChildStderr>,
+    log: Arc<Mutex<String>>,
 }
 
 impl Drop for Gateway {
@@ -30,7 +31,7 @@ fn gateway(args: &[&str]) -> Command {
     command
 }
 
-/// Starts the gateway and waits for its `listening on URL` line.
+/// Starts the gateway and waits for its `listening on URL` line; the rest of its stderr is kept.
 fn start(args: &[&str]) -> Gateway {
     let mut child = gateway(args).spawn().expect("the gateway starts");
     let mut stderr = BufReader::new(child.stderr.take().expect("stderr is piped"));
@@ -38,21 +39,34 @@ fn start(args: &[&str]) -> Gateway {
     stderr.read_line(&mut line).expect("the gateway says where it listens");
     let url = line.trim().rsplit(' ').next().unwrap_or_default().to_owned();
     assert!(url.starts_with("http://127.0.0.1:"), "{line}");
-    Gateway { child, url, _stderr: stderr }
+    let log = Arc::new(Mutex::new(String::new()));
+    let kept = log.clone();
+    std::thread::spawn(move || keep(stderr, &kept));
+    Gateway { child, url, log }
+}
+
+fn keep(mut stderr: BufReader<ChildStderr>, log: &Mutex<String>) {
+    let mut line = String::new();
+    while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
+        log.lock().unwrap().push_str(&line);
+        line.clear();
+    }
 }
 
 /// The headers each request to the API carried, in order.
 type Seen = Arc<Mutex<Vec<Vec<(String, String)>>>>;
 
-/// An API on a loopback port that answers every pet as Rex and records each request's headers.
+/// An API on a loopback port that answers every pet as Rex (pet 2 off-contract, its name a
+/// number) and records each request's headers.
 async fn api(seen: &Seen) -> String {
     let seen = seen.clone();
     let router = axum::Router::new().route(
         "/pets/{id}",
-        axum::routing::get(move |headers: axum::http::HeaderMap| {
+        axum::routing::get(move |id: axum::extract::Path<u64>, headers: axum::http::HeaderMap| {
             let pairs = headers.iter().map(|(n, v)| (n.to_string(), v.to_str().unwrap_or("").to_owned())).collect();
             seen.lock().unwrap().push(pairs);
-            let body = json!({"id": 1, "name": "Rex"}).to_string();
+            let name = if id.0 == 2 { json!(5550199) } else { json!("Rex") };
+            let body = json!({"id": id.0, "name": name}).to_string();
             std::future::ready(([(axum::http::header::CONTENT_TYPE, "application/json")], body))
         }),
     );
@@ -93,9 +107,13 @@ async fn post(
     (status, session, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-/// Initializes a session and calls `find_pet_by_id_petstore`; the status of each step and the
-/// call's result.
+/// Initializes a session and calls `find_pet_by_id_petstore` for pet 1; the status of each step
+/// and the call's result.
 async fn call(url: &str, headers: &[(&str, &str)]) -> (u16, Value) {
+    call_for(url, headers, 1).await
+}
+
+async fn call_for(url: &str, headers: &[(&str, &str)], pet: u64) -> (u16, Value) {
     let http = reqwest::Client::new();
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"}}});
@@ -106,7 +124,7 @@ async fn call(url: &str, headers: &[(&str, &str)]) -> (u16, Value) {
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     post(&http, url, &headers, initialized).await;
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "find_pet_by_id_petstore", "arguments": {"id": 1}}});
+        "params": {"name": "find_pet_by_id_petstore", "arguments": {"id": pet}}});
     let (status, _, answer) = post(&http, url, &headers, call).await;
     (status, answer)
 }
@@ -149,4 +167,13 @@ async fn a_forwarding_gateway_sends_the_callers_credential_alone_and_refuses_a_c
     assert_eq!(status, 200, "{answer}");
     let sent = seen.lock().unwrap().pop().expect("the call reached the API");
     assert!(sent.contains(&("cookie".into(), "session=operator".into())), "{sent:?}");
+    // An answer off-contract: the caller is told it broke, the operator's log says how.
+    let (status, answer) = call_for(&gw.url, &[], 2).await;
+    assert_eq!((status, answer["result"]["isError"].as_bool()), (200, Some(true)), "{answer}");
+    assert!(!answer.to_string().contains("5550199"), "{answer}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !gw.log.lock().unwrap().contains("5550199") && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(gw.log.lock().unwrap().contains("5550199"), "the gateway's log: {}", gw.log.lock().unwrap());
 }
