@@ -144,11 +144,12 @@ def outcome(result):
     return "answer refused", f"{code}: {message[:400] or text[:400]}"
 
 
-async def call_all(gateway, prism, origin, pairs, tools):
+async def call_all(gateway, prism, origin, pairs, tools, errlog):
     args = ["mcp", "--origin", origin] + [a for p in pairs for a in ("--credential", p)]
     params = StdioServerParameters(command=str(gateway), args=args)
     results = {}
-    async with stdio_client(params) as (read, write):
+    # The gateway's log (what it keeps from callers) goes to a file beside Prism's, not CI's output.
+    async with stdio_client(params, errlog=errlog) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             listed = await session.list_tools()
@@ -396,7 +397,9 @@ def main():
             mock = Prism(prism, original, dir_)
             recorder = Recorder(mock.url)
             try:
-                results = anyio.run(call_all, gateway, mock, recorder.url, credentials(openapi), manifest["tools"])
+                with open(dir_ / "gateway.log", "w") as errlog:
+                    pairs = credentials(openapi)
+                    results = anyio.run(call_all, gateway, mock, recorder.url, pairs, manifest["tools"], errlog)
                 log = (dir_ / "prism.log").read_text()
                 attribute(results, log, recorder.answers, judge_with(original_py, original))
             finally:
