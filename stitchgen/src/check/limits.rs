@@ -54,16 +54,16 @@ fn invalid(at: &Sp<u64>, message: String, label: &str, help: &str) -> Diagnostic
     Diagnostic::new(Code::InvalidLimit, at.span, message).label(label.to_owned()).help(help.to_owned())
 }
 
+fn zero(max: &Sp<u64>, key: &str) -> Diagnostic {
+    let help = format!("remove `{key}` or give it a positive value");
+    invalid(max, format!("`{key}` is 0"), "must be positive", &help)
+}
+
 /// `maxBodyBytes`: positive, on an endpoint that reads a JSON or raw body.
 fn body(e: &Endpoint, max: &Sp<u64>, diags: &mut Diagnostics) {
     let method = e.method.as_ref().map(|m| m.value);
     if max.value == 0 {
-        diags.push(invalid(
-            max,
-            "`maxBodyBytes` is 0".into(),
-            "must be positive",
-            "remove `maxBodyBytes` or give it a positive value",
-        ));
+        diags.push(zero(max, "maxBodyBytes"));
     } else if method.is_some_and(|m| !m.has_body()) {
         let m = method.map(|m| m.as_str()).unwrap_or_default();
         diags.push(invalid(
@@ -86,12 +86,7 @@ fn body(e: &Endpoint, max: &Sp<u64>, diags: &mut Diagnostics) {
 fn answer(e: &Endpoint, max: &Sp<u64>, diags: &mut Diagnostics) {
     let raw = e.raw_response.as_ref().is_some_and(|r| r.value);
     if max.value == 0 {
-        diags.push(invalid(
-            max,
-            "`maxAnswerBytes` is 0".into(),
-            "must be positive",
-            "remove `maxAnswerBytes` or give it a positive value",
-        ));
+        diags.push(zero(max, "maxAnswerBytes"));
     } else if e.stream.is_some() {
         diags.push(invalid(
             max,
