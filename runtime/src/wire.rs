@@ -5,7 +5,8 @@
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::Value;
 
-/// What a path segment may not hold unencoded (RFC 3986 `pchar` aside, `%` itself).
+/// What a path segment may not hold unencoded (RFC 3986 `pchar` aside, `%` itself, and `\`,
+/// which a URL parser reads as `/` in an `http` URL: left as it is, it would move the request).
 const SEGMENT: &AsciiSet = &CONTROLS
     .add(b' ')
     .add(b'"')
@@ -15,6 +16,7 @@ const SEGMENT: &AsciiSet = &CONTROLS
     .add(b'<')
     .add(b'>')
     .add(b'?')
+    .add(b'\\')
     .add(b'`')
     .add(b'{')
     .add(b'}');
@@ -91,6 +93,17 @@ mod tests {
             // An empty list sends no pair: the key is absent, as an absent optional list.
             expected.retain(|_, v| v.as_array().is_none_or(|a| !a.is_empty()));
             assert_eq!(Value::Object(read), Value::Object(expected), "{text}");
+        }
+    }
+
+    /// What the URL parser makes of each route sent: nothing a parameter holds moves it.
+    #[test]
+    fn no_parameter_value_moves_a_request_once_the_url_is_parsed() {
+        for value in ["a\\b", "a/b", "a?b#c", "a b\tc\nd", "%2e", "é/ü", "a;b=c", "a|b^c"] {
+            let sent = path("/people/:id/notes", &json!({ "id": value }));
+            let url = reqwest::Url::parse(&format!("http://h{sent}")).unwrap();
+            assert_eq!(url.path(), sent, "{value:?}");
+            assert_eq!(url.path_segments().unwrap().count(), 3, "{value:?}: {sent}");
         }
     }
 
