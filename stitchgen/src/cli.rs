@@ -343,9 +343,16 @@ fn import(openapi: &Path, out: &Path, options: &crate::import::ImportOptions, r:
     };
     r.diagnostics(&imported.diagnostics, &imported.sources, "import");
     let Some(contract) = imported.contract else { return ExitCode::from(FINDINGS) };
-    eprint!("{}", imported.summary);
-    match crate::out::write_if_changed(out, contract.as_bytes()) {
+    // The folder the contract goes in is made if missing; the summary is printed only once the
+    // contract is written, so that a failed write never reads like success.
+    let written = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| crate::out::write_if_changed(out, contract.as_bytes()));
+    match written {
         Ok(_) => {
+            eprint!("{}", imported.summary);
             eprintln!("ok: wrote {}", crate::source::display_path(out));
             ExitCode::SUCCESS
         }

@@ -128,3 +128,20 @@ fn a_build_script_refuses_the_tampered_snapshot_check_refuses() {
     let checked = stitchgen(&["check", contract.to_str().unwrap(), "--snapshot", snapshot.to_str().unwrap()]);
     assert_eq!(checked.status.code(), Some(1), "{}", text(&checked.stderr));
 }
+
+#[test]
+fn import_makes_the_folder_it_writes_into_and_a_failed_write_prints_no_summary() {
+    let dir = scratch("import_out");
+    let nested = dir.join("contracts/shop/shop.stitch.yaml");
+    let out = stitchgen(&["import", "fixtures/import/valid/shop-3.0.json", "--out", nested.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(nested.is_file() && text(&out.stderr).contains("ok: wrote"), "{}", text(&out.stderr));
+    // A file where the folder should be: the write fails, and nothing reads like success.
+    let blocked = dir.join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let target = blocked.join("shop.stitch.yaml");
+    let out = stitchgen(&["import", "fixtures/import/valid/shop-3.0.json", "--out", target.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot write") && !stderr.contains("ok:") && !stderr.contains("imported"), "{stderr}");
+}
