@@ -145,3 +145,40 @@ fn import_makes_the_folder_it_writes_into_and_a_failed_write_prints_no_summary()
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("cannot write") && !stderr.contains("ok:") && !stderr.contains("imported"), "{stderr}");
 }
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[test]
+fn a_gzip_compressed_description_is_read_and_bounded_after_decompression() {
+    let dir = scratch("import_gzip");
+    let plain =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/import/valid/shop-3.0.json")).unwrap();
+    let packed = dir.join("shop-3.0.json.gz");
+    std::fs::write(&packed, gzip(&plain)).unwrap();
+    let (from_plain, from_packed) = (dir.join("plain.stitch.yaml"), dir.join("packed.stitch.yaml"));
+    let out = stitchgen(&["import", "fixtures/import/valid/shop-3.0.json", "--out", from_plain.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = stitchgen(&["import", packed.to_str().unwrap(), "--out", from_packed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    // The same contract, but for the file its header names.
+    assert!(read(&from_packed).replace("shop-3.0.json.gz", "shop-3.0.json") == read(&from_plain));
+    // 40 MiB of spaces packed into a few KiB: refused once 16 MiB are unpacked, named for what it is.
+    let bomb = dir.join("bomb.json.gz");
+    std::fs::write(&bomb, gzip(&vec![b' '; 40 << 20])).unwrap();
+    let out = stitchgen(&["import", bomb.to_str().unwrap(), "--out", dir.join("bomb.stitch.yaml").to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error[E0002]: OpenAPI document is larger than 16 MiB"), "{stderr}");
+    // A stream that is not gzip past its first two bytes is an I/O error, named as such.
+    let broken = dir.join("broken.json.gz");
+    std::fs::write(&broken, [0x1f, 0x8b, 0, 1, 2, 3]).unwrap();
+    let out = stitchgen(&["import", broken.to_str().unwrap(), "--out", dir.join("x.stitch.yaml").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("cannot read"), "{}", text(&out.stderr));
+}

@@ -47,7 +47,9 @@ const KEYS: [&str; 5] = ["rule", "operation", "tool", "reason", "expires"];
 /// Reads the acceptance file at `path` into `sources`; what cannot be read is an `E1000` in
 /// `diags` (the entry is then left out). Only I/O failures are errors.
 pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Acceptances, String> {
-    let Some(file) = crate::parse::read(path, sources, diags).map_err(|e| e.to_string())? else {
+    let Some(file) =
+        crate::parse::read_as(path, crate::parse::Document::Acceptance, sources, diags).map_err(|e| e.to_string())?
+    else {
         return Ok(Acceptances::default());
     };
     let Some(root) = crate::parse::yaml(sources, file, diags) else { return Ok(Acceptances::default()) };

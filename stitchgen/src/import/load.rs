@@ -325,7 +325,7 @@ fn with_pointer(local: Diagnostics, at: &str) -> Diagnostics {
 
 /// Reads and parses one file of the description.
 fn read_tree(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Option<Node>, ReadError> {
-    let Some(file) = parse::read(path, sources, diags)? else { return Ok(None) };
+    let Some(file) = parse::read_as(path, parse::Document::OpenApi, sources, diags)? else { return Ok(None) };
     Ok(parse::yaml(sources, file, diags))
 }
 

@@ -45,29 +45,92 @@ impl std::fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
-/// Reads one file into `sources`, bounded in size. Invalid UTF-8 and oversized files become
-/// diagnostics on the file; only I/O failures are errors.
-pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Option<FileId>, ReadError> {
-    use std::io::Read;
-    let err = |error| ReadError { path: crate::source::display_path(path), error };
-    let file = std::fs::File::open(path).map_err(err)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(err)?;
-    Ok(load(path, bytes, sources, diags))
+/// What a file read is, as its diagnostics name it: an OpenAPI document is never called a
+/// contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Document {
+    /// A contract (`*.stitch.yaml`).
+    Contract,
+    /// A file of an OpenAPI description, read by `import`.
+    OpenApi,
+    /// The accepted changes of `diff --accept`.
+    Acceptance,
 }
 
-/// Adds contract bytes read from anywhere (a file, `git show`) to `sources`, bounded in size.
-/// Oversized and invalid UTF-8 input become diagnostics.
+impl Document {
+    fn noun(self) -> &'static str {
+        match self {
+            Document::Contract => "contract file",
+            Document::OpenApi => "OpenAPI document",
+            Document::Acceptance => "acceptance file",
+        }
+    }
+
+    fn smaller(self) -> &'static str {
+        match self {
+            Document::Contract => "split the service into several contracts given together",
+            Document::OpenApi => "split the description into files joined by `$ref`",
+            Document::Acceptance => "keep fewer accepted changes",
+        }
+    }
+}
+
+/// The first bytes of a gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Reads one contract into `sources`; see [`read_as`].
+pub fn read(path: &Path, sources: &mut SourceMap, diags: &mut Diagnostics) -> Result<Option<FileId>, ReadError> {
+    read_as(path, Document::Contract, sources, diags)
+}
+
+/// Reads one file into `sources`, bounded in size: gzip-compressed input (as public API corpora
+/// ship their descriptions) is decompressed, and bounded after decompression, so a small file
+/// cannot unpack into an unbounded one. Invalid UTF-8 and oversized files become diagnostics on
+/// the file; only I/O failures (a corrupt gzip stream among them) are errors.
+pub fn read_as(
+    path: &Path,
+    what: Document,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Result<Option<FileId>, ReadError> {
+    use std::io::{BufRead, Read};
+    let err = |error| ReadError { path: crate::source::display_path(path), error };
+    let mut file = std::io::BufReader::new(std::fs::File::open(path).map_err(err)?);
+    let gzip = file.fill_buf().map_err(err)?.starts_with(&GZIP_MAGIC);
+    let mut bytes = Vec::new();
+    if gzip {
+        flate2::bufread::MultiGzDecoder::new(file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)
+    } else {
+        file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)
+    }
+    .map_err(err)?;
+    Ok(load_as(path, what, bytes, sources, diags))
+}
+
+/// Adds contract bytes read from anywhere (a file, `git show`) to `sources`; see [`load_as`].
 pub fn load(path: &Path, bytes: Vec<u8>, sources: &mut SourceMap, diags: &mut Diagnostics) -> Option<FileId> {
+    load_as(path, Document::Contract, bytes, sources, diags)
+}
+
+/// Adds the bytes of a `what` to `sources`, bounded in size. Oversized and invalid UTF-8 input
+/// become diagnostics.
+pub fn load_as(
+    path: &Path,
+    what: Document,
+    bytes: Vec<u8>,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Option<FileId> {
+    let noun = what.noun();
     if bytes.len() as u64 > MAX_FILE_BYTES {
         let id = sources.add(path, String::new());
         diags.push(
             Diagnostic::new(
                 Code::FileTooLarge,
                 Span::new(id, 0, 0),
-                format!("contract file is larger than {} MiB", MAX_FILE_BYTES >> 20),
+                format!("{noun} is larger than {} MiB", MAX_FILE_BYTES >> 20),
             )
-            .help("split the service into several contracts given together"),
+            .help(what.smaller()),
         );
         return None;
     }
@@ -83,7 +146,7 @@ pub fn load(path: &Path, bytes: Vec<u8>, sources: &mut SourceMap, diags: &mut Di
                 Diagnostic::new(
                     Code::InvalidUtf8,
                     Span::new(id, at, at + replacement),
-                    "contract file is not valid UTF-8",
+                    format!("{noun} is not valid UTF-8"),
                 )
                 .label("invalid byte sequence here")
                 .help("save the file as UTF-8"),
