@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::{ColorChoice, Severity};
+use crate::diag::{Code, ColorChoice, Severity};
 use crate::emit::mcp::McpTarget;
 
 /// Generates code for contracts from a build script.
@@ -21,6 +21,8 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     snapshot: Option<PathBuf>,
     options: crate::Options,
+    /// Warning codes not raised as `cargo:warning` lines.
+    allowed: Vec<Code>,
 }
 
 /// Why a build script's generation failed.
@@ -133,6 +135,20 @@ impl Config {
     }
 
     /// Checks the contracts and writes `<service>.rs`, `openapi.json`, `mcp-tools.json` and
+    /// Does not raise warnings of `codes` as `cargo:warning` lines, as `#[allow]` does for a
+    /// lint: for contracts that are meant to warn (a test suite's fixtures, an import kept as
+    /// the description has it). They are still rendered on the build script's stderr, which
+    /// cargo shows when the build fails.
+    ///
+    /// ```
+    /// let config = stitchgen::Config::new().allow([stitchgen::diag::Code::UnusedType]);
+    /// ```
+    #[must_use]
+    pub fn allow(mut self, codes: impl IntoIterator<Item = Code>) -> Self {
+        self.allowed.extend(codes);
+        self
+    }
+
     /// `agent-tools.json` into `$OUT_DIR` (or [`Config::out_dir`]).
     ///
     /// Prints `cargo:rerun-if-changed` for every contract, diagnostics to stderr and warnings as
@@ -153,7 +169,7 @@ impl Config {
             .ok_or(BuildError::NoOutDir)?;
         let generated = crate::generate(&self.contracts, &self.options).map_err(BuildError::Generate)?;
         let checked = &generated.checked;
-        report(checked);
+        report(checked, &self.allowed);
         let errors = checked.diagnostics.iter().filter(|d| d.severity() == Severity::Error).count();
         if errors > 0 {
             return Err(BuildError::Declarations(errors));
@@ -185,12 +201,12 @@ fn verify_snapshot(path: &Path, generated: &crate::Generated) -> Result<(), Buil
     if findings.is_empty() { Ok(()) } else { Err(BuildError::StaleSnapshot(path.to_path_buf())) }
 }
 
-fn report(checked: &crate::Checked) {
+fn report(checked: &crate::Checked, allowed: &[Code]) {
     if checked.diagnostics.is_empty() {
         return;
     }
     eprint!("{}", crate::diag::render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never));
-    for d in checked.diagnostics.iter().filter(|d| d.severity() == Severity::Warning) {
+    for d in checked.diagnostics.iter().filter(|d| d.severity() == Severity::Warning && !allowed.contains(&d.code)) {
         let (line, col) = checked.sources.line_col(d.primary.span.file, d.primary.span.lo);
         let file = &checked.sources.file(d.primary.span.file).display;
         println!("cargo:warning={}: {} ({file}:{line}:{col})", d.code.id(), d.message);
