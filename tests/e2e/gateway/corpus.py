@@ -130,7 +130,8 @@ def outcome(result):
         return "answer refused", text[:300]
     code, details = body.get("error"), body.get("details") or {}
     status = details.get("status") if isinstance(details, dict) else None
-    message = body.get("message", "")
+    # The tool envelope keeps its message in `details` (the HTTP one beside `code`).
+    message = body.get("message") or (details.get("message", "") if isinstance(details, dict) else "")
     if isinstance(details, dict) and details.get("errors"):
         message += ": " + "; ".join(f"{e.get('path', '')} {e.get('message') or e.get('keyword', '')}" for e in details["errors"][:3])
     if isinstance(status, int) and 400 <= status < 500:
