@@ -7,6 +7,7 @@ use serde_json::Value;
 
 /// What a path segment may not hold unencoded (RFC 3986 `pchar` aside, `%` itself, and `\`,
 /// which a URL parser reads as `/` in an `http` URL: left as it is, it would move the request).
+/// `^` too: releases of the URL parser differ on it, and the bytes sent must not.
 const SEGMENT: &AsciiSet = &CONTROLS
     .add(b' ')
     .add(b'"')
@@ -17,6 +18,7 @@ const SEGMENT: &AsciiSet = &CONTROLS
     .add(b'>')
     .add(b'?')
     .add(b'\\')
+    .add(b'^')
     .add(b'`')
     .add(b'{')
     .add(b'}');
