@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use stitchgen::diag::{self, ColorChoice};
-use stitchgen::import::{ImportOptions, import};
+use stitchgen::import::{ImportOptions, MAX_IMPORTED_TOOL_NAME, import};
 use stitchgen::parse::ast::Surface;
 use stitchgen_tests::repo_root;
 
@@ -130,6 +130,22 @@ fn generate(name: &str, checked: stitchgen::Checked) -> Result<Vec<serde_json::V
     Ok(manifest["tools"].as_array().cloned().unwrap_or_default())
 }
 
+/// Every tool name of `listed` fits [`MAX_IMPORTED_TOOL_NAME`] (room for a client's server
+/// prefix) and is unique.
+fn names_fit(doc: &str, listed: &[serde_json::Value]) -> Result<(), String> {
+    let names: Vec<&str> = listed.iter().filter_map(|t| t["name"].as_str()).collect();
+    let unique: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+    let longest = names.iter().copied().max_by_key(|n| n.len()).unwrap_or_default();
+    println!("{doc}: longest tool name {longest:?} ({} characters)", longest.len());
+    if names.len() != listed.len() || unique.len() != names.len() {
+        return Err(format!("{doc}: {} tools, {} distinct names", listed.len(), unique.len()));
+    }
+    match names.iter().find(|n| n.len() > MAX_IMPORTED_TOOL_NAME) {
+        Some(long) => Err(format!("{doc}: tool name {long:?} is longer than {MAX_IMPORTED_TOOL_NAME}")),
+        None => Ok(()),
+    }
+}
+
 #[test]
 fn every_corpus_document_imports_into_a_contract_that_checks() {
     count_loud_panics();
@@ -179,7 +195,11 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
                 if want != Some(written) || tools != written {
                     failures.push(format!("{name}: {written} tools written ({tools} on MCP), {want:?} expected"));
                 }
-                match generate(name, checked) {
+                let generated = generate(name, checked);
+                if let Err(e) = generated.as_ref().map_err(String::clone).and_then(|l| names_fit(name, l)) {
+                    failures.push(e);
+                }
+                match generated {
                     Ok(listed) if listed.len() != written => {
                         let listed = listed.len();
                         failures.push(format!("{name}: the MCP manifest lists {listed} tools, import wrote {written}"));

@@ -19,6 +19,7 @@ use serde_json::{Map, Value as J};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::parse::node::Node;
 use crate::source::{SourceMap, Span};
+pub use expose::MAX_IMPORTED_TOOL_NAME;
 use load::Docs;
 
 /// What the importer is asked for.
@@ -65,6 +66,11 @@ pub struct Summary {
     pub exposed: Option<usize>,
     /// Endpoints left HTTP-only under `--expose`: (action, why).
     pub http_only: Vec<(String, String)>,
+    /// Tools under `--expose` whose name is not their action: shortened to
+    /// [`MAX_IMPORTED_TOOL_NAME`] or made unique.
+    pub renamed: usize,
+    /// Shared schemas (`components.schemas`) no imported operation uses, not written.
+    pub dropped: Vec<String>,
 }
 
 impl Summary {
@@ -82,21 +88,35 @@ impl Summary {
 
 impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
-            f,
-            "{} operations imported, {} of them with lowerings (warned above); {} skipped",
-            self.imported,
-            self.lowered.len(),
-            self.skipped.len()
-        )?;
+        let noun = if self.imported == 1 { "operation" } else { "operations" };
+        write!(f, "{} {noun} imported", self.imported)?;
+        if !self.lowered.is_empty() {
+            write!(f, ", {} of them with lowerings (each a warning above)", self.lowered.len())?;
+        }
+        writeln!(f, "; {} skipped", self.skipped.len())?;
         for (pointer, why) in &self.skipped {
             writeln!(f, "  skipped {pointer}: {why}")?;
+        }
+        if !self.dropped.is_empty() {
+            const SHOWN: usize = 10;
+            let shown = self.dropped.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
+            let more = self.dropped.len().saturating_sub(SHOWN);
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let noun = if self.dropped.len() == 1 { "schema" } else { "schemas" };
+            writeln!(f, "{} shared {noun} no imported operation uses, not written: {shown}{more}", self.dropped.len())?;
         }
         if self.extensions > 0 {
             writeln!(f, "{} vendor extensions (`x-…`) in schemas not carried over", self.extensions)?;
         }
         if let Some(exposed) = self.exposed {
-            writeln!(f, "{exposed} endpoints exposed as tools on MCP, AGENT and CLI")?;
+            writeln!(f, "{exposed} endpoints exposed as tools on MCP, AGENT and CLI, each named after its operation")?;
+            if self.renamed > 0 {
+                writeln!(
+                    f,
+                    "  {} tool names shortened to {MAX_IMPORTED_TOOL_NAME} characters or made unique",
+                    self.renamed
+                )?;
+            }
         }
         if !self.http_only.is_empty() {
             writeln!(f, "{} endpoints stay HTTP-only:", self.http_only.len())?;
@@ -204,8 +224,9 @@ pub fn import(entry: &Path, options: &ImportOptions) -> Result<Imported, crate::
     security::apply(&docs, schemes, &mut body, &mut lowered);
     summary.lowered.extend(fit::fit(&mut body, &mut lowered));
     fit::rename_generated_names(&mut body, &origins, &mut lowered);
+    summary.dropped = fit::drop_unused(&mut body);
     if options.expose {
-        expose::expose(&mut body, &service, &mut summary);
+        expose::expose(&mut body, &mut summary);
     }
     let search = options.search;
     let contract = write::Contract { root, version: &version, entry, service, body, search };
