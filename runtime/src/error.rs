@@ -27,6 +27,9 @@ pub enum ErrorCode {
     NotImplemented,
     /// 408: took too long.
     Timeout,
+    /// 502: the origin this service calls failed (not reached, no answer in time, or a 5xx);
+    /// this service itself did not.
+    UpstreamError,
 }
 
 impl ErrorCode {
@@ -43,6 +46,7 @@ impl ErrorCode {
         ErrorCode::InternalServerError,
         ErrorCode::NotImplemented,
         ErrorCode::Timeout,
+        ErrorCode::UpstreamError,
     ];
 
     /// The code as written in contracts and envelopes, such as `NOT_FOUND`.
@@ -59,6 +63,7 @@ impl ErrorCode {
             ErrorCode::InternalServerError => "INTERNAL_SERVER_ERROR",
             ErrorCode::NotImplemented => "NOT_IMPLEMENTED",
             ErrorCode::Timeout => "TIMEOUT",
+            ErrorCode::UpstreamError => "UPSTREAM_ERROR",
         }
     }
 
@@ -80,6 +85,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => 429,
             ErrorCode::InternalServerError => 500,
             ErrorCode::NotImplemented => 501,
+            ErrorCode::UpstreamError => 502,
         }
     }
 
@@ -119,6 +125,9 @@ pub struct AppError {
     pub details: Option<Box<serde_json::Value>>,
     /// What the caller could do about it.
     pub hint: Option<String>,
+    /// Whether the caller may retry, when the error says so itself; otherwise the status
+    /// decides ([`retryable_status`]).
+    pub retryable: Option<bool>,
 }
 
 impl AppError {
@@ -130,14 +139,26 @@ impl AppError {
             status: code.status(),
             details: None,
             hint: None,
+            retryable: None,
         }
+    }
+
+    /// `UPSTREAM_ERROR`: the origin this service calls failed. `origin_status` is the status it
+    /// answered (`None`: no answer), kept in `details.status`; this error's own status is that
+    /// status where it is a gateway's (502, 503, 504), else 502. Retryable when no answer came
+    /// or the origin's status says so (a 500 is not: the same request fails the same way).
+    pub fn upstream(origin_status: Option<u16>, message: impl Into<String>) -> Self {
+        let mut e = AppError::new(ErrorCode::UpstreamError, message);
+        e.status = origin_status.filter(|s| (502..=504).contains(s)).unwrap_or(502);
+        e.retryable = Some(origin_status.is_none_or(retryable_status));
+        e.with_details(serde_json::json!({ "status": origin_status }))
     }
 
     /// An error with an application code (status 500 unless set with [`AppError::with_status`]).
     pub fn app(code: impl Into<String>, message: impl Into<String>) -> Self {
         let code = code.into();
         let status = ErrorCode::from_name(&code).map_or(500, ErrorCode::status);
-        AppError { code, message: message.into(), status, details: None, hint: None }
+        AppError { code, message: message.into(), status, details: None, hint: None, retryable: None }
     }
 
     /// Sets the HTTP status.
@@ -175,15 +196,23 @@ impl AppError {
 
     /// The tool envelope: `{"error": code, "details"?, "hint"?, "retryable"?}`.
     pub fn tool_envelope(&self) -> ToolErrorEnvelope {
+        // The tool envelope has no `message` of its own: it goes in `details`, so a model reads
+        // what happened beside the facts (`errors`, `status`).
         let mut details = self.details.as_deref().cloned();
-        if details.is_none() && !self.message.is_empty() {
-            details = Some(serde_json::json!({ "message": self.message }));
+        if !self.message.is_empty() {
+            match &mut details {
+                None => details = Some(serde_json::json!({ "message": self.message })),
+                Some(serde_json::Value::Object(facts)) if !facts.contains_key("message") => {
+                    facts.insert("message".to_owned(), serde_json::Value::String(self.message.clone()));
+                }
+                Some(_) => {}
+            }
         }
         ToolErrorEnvelope {
             error: self.code.clone(),
             details,
             hint: self.hint.clone(),
-            retryable: retryable_status(self.status).then_some(true),
+            retryable: self.retryable.unwrap_or_else(|| retryable_status(self.status)).then_some(true),
         }
     }
 }
@@ -252,7 +281,7 @@ mod tests {
 
     #[test]
     fn registry_is_complete_and_consistent() {
-        assert_eq!(ErrorCode::ALL.len(), 11);
+        assert_eq!(ErrorCode::ALL.len(), 12);
         for c in ErrorCode::ALL {
             assert_eq!(ErrorCode::from_name(c.name()), Some(*c));
         }
@@ -272,5 +301,25 @@ mod tests {
         let http = serde_json::to_value(AppError::new(ErrorCode::NotFound, "no such person").http_envelope()).unwrap();
         assert_eq!(http, serde_json::json!({"error": {"code": "NOT_FOUND", "message": "no such person"}}));
         assert_eq!(AppError::app("QUOTA_EXCEEDED", "x").status, 500);
+    }
+
+    #[test]
+    fn an_upstream_failure_says_whether_to_retry_by_the_origins_status() {
+        let tool = |e: AppError| serde_json::to_value(e.tool_envelope()).unwrap();
+        let unreachable = AppError::upstream(None, "the origin was not reached");
+        assert_eq!((unreachable.code.as_str(), unreachable.status), ("UPSTREAM_ERROR", 502));
+        assert_eq!(
+            tool(unreachable),
+            serde_json::json!({"error": "UPSTREAM_ERROR", "details": {"status": null, "message": "the origin was not reached"}, "retryable": true})
+        );
+        let broken = AppError::upstream(Some(500), "the origin answered HTTP 500");
+        assert_eq!(broken.status, 502);
+        assert_eq!(
+            tool(broken),
+            serde_json::json!({"error": "UPSTREAM_ERROR", "details": {"status": 500, "message": "the origin answered HTTP 500"}})
+        );
+        let busy = AppError::upstream(Some(503), "the origin answered HTTP 503");
+        assert_eq!(busy.status, 503);
+        assert_eq!(tool(busy)["retryable"], true);
     }
 }

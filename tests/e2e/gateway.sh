@@ -47,12 +47,12 @@ check_call() { # check_call NAME PATTERN -- ARGS...: exit 0 and stdout matching 
   if "$gateway" call "$@" --json >"$work/out" 2>"$work/err" && grep -qE "$pattern" "$work/out"; then ok "$name"
   else no "$name"; cat "$work/out" "$work/err"; fi
 }
-check_call "find_pets: the list, wrapped" '^\{"items":\[' -- find_pets_petstore --limit 2 --tags a --tags b
-check_call "find_pet_by_id: a pet" '"name":' -- find_pet_by_id_petstore --id 7
-check_call "add_pet: the pet created" '"id":' -- add_pet_petstore --name Rex --tag dog
-check_call "delete_pet: no answer" '^null$' -- delete_pet_petstore --id 7
+check_call "find_pets: the list, wrapped" '^\{"items":\[' -- find_pets --limit 2 --tags a --tags b
+check_call "find_pet_by_id: a pet" '"name":' -- find_pet_by_id --id 7
+check_call "add_pet: the pet created" '"id":' -- add_pet --name Rex --tag dog
+check_call "delete_pet: no answer" '^null$' -- delete_pet --id 7
 before=$(received)
-code=0; "$gateway" call find_pets_petstore --limit many >/dev/null 2>"$work/err" || code=$?
+code=0; "$gateway" call find_pets --limit many >/dev/null 2>"$work/err" || code=$?
 if [ "$code" -eq 1 ] && grep -q VALIDATION_ERROR "$work/err" && [ "$(received)" = "$before" ]; then
   ok "an invalid argument is refused here, and never sent"
 else no "an invalid argument is refused here, and never sent (exit $code)"; cat "$work/err"; fi

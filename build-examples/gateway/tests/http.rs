@@ -107,7 +107,7 @@ async fn post(
     (status, session, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-/// Initializes a session and calls `find_pet_by_id_petstore` for pet 1; the status of each step
+/// Initializes a session and calls `find_pet_by_id` for pet 1; the status of each step
 /// and the call's result.
 async fn call(url: &str, headers: &[(&str, &str)]) -> (u16, Value) {
     call_for(url, headers, 1).await
@@ -124,7 +124,7 @@ async fn call_for(url: &str, headers: &[(&str, &str)], pet: u64) -> (u16, Value)
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     post(&http, url, &headers, initialized).await;
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "find_pet_by_id_petstore", "arguments": {"id": pet}}});
+        "params": {"name": "find_pet_by_id", "arguments": {"id": pet}}});
     let (status, _, answer) = post(&http, url, &headers, call).await;
     (status, answer)
 }

@@ -131,33 +131,42 @@ impl std::fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
-/// A failed call as the error a service in front of the server answers: the server's envelope
-/// as it came; a failure status the server did not explain mapped onto the registry (404 →
-/// `NOT_FOUND`, 409 → `CONFLICT`, 429 → `RATE_LIMITED`, other 4xx → `BAD_REQUEST`, else
-/// `INTERNAL_SERVER_ERROR`) with the status, the start of its body and its `Retry-After` in
-/// `details` (`status`, `body`, `retryAfter`); a timeout as `TIMEOUT`;
-/// an answer that does not read (what it was is logged, not shown), or no answer, as
-/// `INTERNAL_SERVER_ERROR`.
+/// A failed call as the error a service in front of the server answers. The server's envelope
+/// comes as it came, but for `INTERNAL_SERVER_ERROR`, which would say this service broke: that,
+/// no answer (the server not reached), no answer in time, and a 5xx the server did not explain
+/// are `UPSTREAM_ERROR` ([`AppError::upstream`]: the server's status in `details.status`,
+/// `retryable` as that status says). Another failure status the server did not explain is mapped
+/// onto the registry (404 → `NOT_FOUND`, 409 → `CONFLICT`, 429 → `RATE_LIMITED`, other 4xx →
+/// `BAD_REQUEST`) with the status, the start of its body and its `Retry-After` in `details`
+/// (`status`, `body`, `retryAfter`). An answer that does not read or is too large is
+/// `INTERNAL_SERVER_ERROR`: this service cannot keep its contract with it (what it was is
+/// logged, not shown). What the transport said (addresses, TLS) is logged, not shown.
 impl From<ClientError> for AppError {
     fn from(e: ClientError) -> Self {
         use crate::error::ErrorCode;
         match e {
+            ClientError::Api(e) if e.code == ErrorCode::InternalServerError.name() => {
+                let mut up = AppError::upstream(Some(e.status), format!("the server failed: {}", e.message));
+                up.hint = e.hint;
+                up
+            }
             ClientError::Api(e) | ClientError::Invalid(e) => e,
             ClientError::Status { status, body, retry_after } => {
-                let code = match status {
-                    404 => ErrorCode::NotFound,
-                    409 => ErrorCode::Conflict,
-                    429 => ErrorCode::RateLimited,
-                    400..=499 => ErrorCode::BadRequest,
-                    _ => ErrorCode::InternalServerError,
+                let mut error = match status {
+                    404 => AppError::new(ErrorCode::NotFound, format!("the server answered HTTP {status}")),
+                    409 => AppError::new(ErrorCode::Conflict, format!("the server answered HTTP {status}")),
+                    429 => AppError::new(ErrorCode::RateLimited, format!("the server answered HTTP {status}")),
+                    400..=499 => AppError::new(ErrorCode::BadRequest, format!("the server answered HTTP {status}")),
+                    _ => AppError::upstream(Some(status), format!("the server answered HTTP {status}")),
                 };
                 let mut details = serde_json::json!({ "status": status, "body": body });
                 if let Some(after) = retry_after {
                     details["retryAfter"] = Value::String(after);
                 }
-                AppError::new(code, format!("the server answered HTTP {status}")).with_details(details)
+                error.details = Some(Box::new(details));
+                error
             }
-            ClientError::Timeout => AppError::new(ErrorCode::Timeout, "the server did not answer in time"),
+            ClientError::Timeout => AppError::upstream(None, "the server did not answer in time").with_status(504),
             ClientError::TooLarge { limit } => AppError::new(
                 ErrorCode::InternalServerError,
                 format!("the server's answer is larger than {limit} bytes"),
@@ -171,7 +180,9 @@ impl From<ClientError> for AppError {
                 )
             }
             ClientError::Transport(why) => {
-                AppError::new(ErrorCode::InternalServerError, format!("the server was not reached: {why}"))
+                // `why` names the origin's address, which is this service's to know.
+                tracing::error!(target: "stitchgen_runtime", "the server was not reached: {why}");
+                AppError::upstream(None, "the server was not reached")
             }
         }
     }

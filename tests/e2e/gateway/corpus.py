@@ -138,7 +138,7 @@ def outcome(result):
         return "request refused", f"HTTP {status}: {json.dumps(details.get('body'))[:300]}"
     if isinstance(status, int):
         return "origin error", f"HTTP {status}: {json.dumps(details.get('body'))[:300]}"
-    if code == "TIMEOUT" or "was not reached" in json.dumps(details):
+    if code == "UPSTREAM_ERROR":  # not reached, or no answer in time
         return "origin error", f"{code}: {message[:300] or text[:300]}"
     if code == "VALIDATION_ERROR":
         return "arguments refused", message[:300]
@@ -175,7 +175,7 @@ async def call_all(gateway, prism, origin, pairs, tools, errlog):
                     results[tool["name"]] = ("answer refused", f"by the MCP client: {str(e)[:400]}")
                     continue
                 results[tool["name"]] = outcome(result)
-                if results[tool["name"]][1].startswith("TIMEOUT"):
+                if "did not answer in time" in results[tool["name"]][1]:
                     prism.stop()  # spinning: started again below, the call counted as no answer
                 if "was not reached" in results[tool["name"]][1]:
                     prism.wait_exit(3)  # a crash takes a moment to end the process

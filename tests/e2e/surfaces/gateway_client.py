@@ -14,10 +14,10 @@ from mcp.client.stdio import stdio_client
 from mcp_session import check, run_checks, wire
 
 CALLS = {
-    "find_pets_petstore": {"limit": 3, "tags": ["cat"]},
-    "find_pet_by_id_petstore": {"id": 1},
-    "add_pet_petstore": {"name": "Rex"},
-    "delete_pet_petstore": {"id": 1},
+    "find_pets": {"limit": 3, "tags": ["cat"]},
+    "find_pet_by_id": {"id": 1},
+    "add_pet": {"name": "Rex"},
+    "delete_pet": {"id": 1},
 }
 
 
@@ -33,7 +33,7 @@ async def run(manifest, server):
                 r = await session.call_tool(tool["name"], CALLS[tool["name"]])
                 answered = "outputSchema" not in tool or isinstance(r.structured_content, dict)
                 check(not r.is_error and answered, f"{tool['name']}: a success through the gateway")
-            r = await session.call_tool("find_pets_petstore", {"limit": "many"})
+            r = await session.call_tool("find_pets", {"limit": "many"})
             text = r.content[0].text if r.content else "{}"
             check(r.is_error and json.loads(text).get("error") == "VALIDATION_ERROR", "an invalid argument: VALIDATION_ERROR")
 

@@ -287,7 +287,10 @@ async fn an_origin_that_answers_hugely_or_slowly_is_cut_off() {
         let (base, made) = answering(status, 256 << 20, std::time::Duration::ZERO).await;
         let svc = people::remote::<Directory, _>(HttpClient::new(&base).max_answer_bytes(LIMIT));
         let e = tool(&svc, "get_person", json!({"id": "p1"})).await.unwrap_err();
-        assert_eq!(e.code, "INTERNAL_SERVER_ERROR", "{status}: {e:?}");
+        // A success too large to read is this service unable to keep its contract; a failure
+        // status, read only to its start, is the origin's failure.
+        let code = if status.is_success() { "INTERNAL_SERVER_ERROR" } else { "UPSTREAM_ERROR" };
+        assert_eq!(e.code, code, "{status}: {e:?}");
         let envelope = serde_json::to_string(&e.tool_envelope()).unwrap();
         assert!(envelope.len() < MAX_KEPT_BODY + 1024, "{status}: the error keeps only the start of a body");
         let made = made.load(Ordering::SeqCst);
@@ -298,9 +301,37 @@ async fn an_origin_that_answers_hugely_or_slowly_is_cut_off() {
     let svc = people::remote::<Directory, _>(HttpClient::new(&base).timeout(std::time::Duration::from_millis(200)));
     let started = std::time::Instant::now();
     let e = tool(&svc, "get_person", json!({"id": "p1"})).await.unwrap_err();
-    assert_eq!((e.code.as_str(), e.status), ("TIMEOUT", 408));
+    assert_eq!((e.code.as_str(), e.status, e.retryable), ("UPSTREAM_ERROR", 504, Some(true)));
     assert!(started.elapsed() < std::time::Duration::from_secs(2));
     assert_eq!(stitchgen_runtime::client::DEFAULT_TIMEOUT, std::time::Duration::from_secs(30), "docs/security.md");
+}
+
+#[tokio::test]
+async fn an_origin_that_fails_is_an_upstream_error_never_this_services_own() {
+    // Not reached: a port nothing listens on. The address is the operator's to know, not the caller's.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let svc = people::remote::<Directory, _>(HttpClient::new(&base));
+    let e = tool(&svc, "get_person", json!({"id": "p1"})).await.unwrap_err();
+    assert_eq!((e.code.as_str(), e.status, e.retryable), ("UPSTREAM_ERROR", 502, Some(true)), "{e:?}");
+    assert!(!shown(&e).contains("127.0.0.1"), "{}", shown(&e));
+    let envelope = serde_json::to_value(e.tool_envelope()).unwrap();
+    assert_eq!(envelope["details"]["status"], Value::Null);
+    // A 503 it does not explain: its status is kept, and says to retry.
+    let (base, _) = answering(StatusCode::SERVICE_UNAVAILABLE, 16, std::time::Duration::ZERO).await;
+    let svc = people::remote::<Directory, _>(HttpClient::new(&base));
+    let e = tool(&svc, "get_person", json!({"id": "p1"})).await.unwrap_err();
+    assert_eq!((e.code.as_str(), e.status), ("UPSTREAM_ERROR", 503));
+    let envelope = serde_json::to_value(e.tool_envelope()).unwrap();
+    assert_eq!((&envelope["details"]["status"], &envelope["retryable"]), (&json!(503), &json!(true)), "{envelope}");
+    // A 500: the origin's status in details, and no retry (the same request fails the same way).
+    let (base, _) = answering(StatusCode::INTERNAL_SERVER_ERROR, 16, std::time::Duration::ZERO).await;
+    let svc = people::remote::<Directory, _>(HttpClient::new(&base));
+    let e = tool(&svc, "get_person", json!({"id": "p1"})).await.unwrap_err();
+    let envelope = serde_json::to_value(e.tool_envelope()).unwrap();
+    assert_eq!((e.code.as_str(), e.status), ("UPSTREAM_ERROR", 502));
+    assert_eq!((&envelope["details"]["status"], envelope.get("retryable")), (&json!(500), None), "{envelope}");
 }
 
 /// The MCP server of `service`'s tools alone, reached by the official Rust SDK's client over an

@@ -81,6 +81,7 @@ async fn an_origin_answer_that_breaks_the_contract_never_reaches_a_model() {
 
 #[tokio::test]
 async fn a_foreign_origins_failure_statuses_map_onto_the_registry() {
+    // A 5xx is the origin's failure (UPSTREAM_ERROR, its 503 kept), never this service's own.
     use axum::http::StatusCode;
     let seen = Seen::default();
     let cases = [
@@ -88,13 +89,15 @@ async fn a_foreign_origins_failure_statuses_map_onto_the_registry() {
         (StatusCode::CONFLICT, "CONFLICT"),
         (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED"),
         (StatusCode::IM_A_TEAPOT, "BAD_REQUEST"),
-        (StatusCode::SERVICE_UNAVAILABLE, "INTERNAL_SERVER_ERROR"),
+        (StatusCode::SERVICE_UNAVAILABLE, "UPSTREAM_ERROR"),
     ];
     for (status, code) in cases {
         let answer = move || (status, [("retry-after", "7")], "nope, <b>not here</b>").into_response();
         let base = origin(foreign(answer), &seen).await;
         let e = tool(&remote(&base), "get_person", json!({"id": "p1"})).await.unwrap_err();
         assert_eq!(e.code, code, "{status}");
+        let registry = if code == "BAD_REQUEST" { 400 } else { status.as_u16() };
+        assert_eq!(e.status, registry, "{status}");
         let details = e.details.as_deref().cloned().unwrap_or_default();
         assert_eq!(details, json!({"status": status.as_u16(), "body": "nope, <b>not here</b>", "retryAfter": "7"}));
     }
