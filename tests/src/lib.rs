@@ -21,13 +21,20 @@ pub fn fixtures(dir: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The folder beside the clone where the public documents the tests read are laid out
+/// (`corpus/`, `mcp-spec/`; tests/corpus/README.md): `../shared`, or `$STITCHGEN_SHARED_DIR`
+/// (CI names an empty folder there to run the tests as a bare clone does).
+pub fn shared_dir() -> PathBuf {
+    std::env::var_os("STITCHGEN_SHARED_DIR").map_or_else(|| repo_root().join("../shared"), PathBuf::from)
+}
+
 /// `$defs/Tool` of the official MCP schema: from `MCP_SPEC_DIR` when set (then it must be
-/// there; `tests/conformance/run.sh` sets it), else from `../shared/mcp-spec` beside the clone
-/// when present. The schemas are not part of this repository.
+/// there; `tests/conformance/run.sh` sets it), else from `mcp-spec/` in [`shared_dir`] when
+/// present. The schemas are not part of this repository; CI's conformance step always reads them.
 pub fn mcp_tool_validator() -> Option<jsonschema::Validator> {
     let (dir, required) = match std::env::var("MCP_SPEC_DIR") {
         Ok(dir) => (dir.into(), true),
-        Err(_) => (repo_root().join("../shared/mcp-spec"), false),
+        Err(_) => (shared_dir().join("mcp-spec"), false),
     };
     let path = dir.join("schema-2025-11-25.json");
     let text = match std::fs::read_to_string(&path) {
