@@ -10,8 +10,8 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Map, Value};
 
-use crate::coerce::{Shape, scalar};
-use crate::{AppError, Ctx, ErrorCode, OperationDef, Service, Surface};
+use crate::coerce::scalar;
+use crate::{AppError, Ctx, ErrorCode, FieldDef, OperationDef, Service, Surface};
 
 /// The CLI surface of generated services.
 #[derive(Clone, Debug)]
@@ -19,11 +19,11 @@ pub struct ToolCli {
     services: Vec<Service>,
 }
 
-/// One tool's flags: the argument key, its flag, and how its text reads.
+/// One tool's flags: the argument key, its flag, and the field its text is read into.
 struct Flag {
     key: String,
     long: String,
-    shape: Shape,
+    field: &'static FieldDef,
     kind: FlagKind,
 }
 
@@ -69,7 +69,7 @@ impl ToolCli {
             let first = op.description.lines().next().unwrap_or_default();
             let mut sub = Command::new(tool).about(first).long_about(op.description);
             for flag in flags(op) {
-                sub = sub.args(flag.args(op));
+                sub = sub.args(flag.args());
             }
             cmd = cmd.subcommand(sub);
         }
@@ -135,49 +135,42 @@ fn report(e: &AppError) -> ExitCode {
     ExitCode::from(ErrorCode::from_name(&e.code).map_or(1, ErrorCode::exit_code))
 }
 
-/// The flags of a tool, from its tool-surface input schema.
+/// The flags of a tool: one per field its arguments arrive in ([`OperationDef::tool_fields`]).
 fn flags(op: &OperationDef) -> Vec<Flag> {
-    let schema: Value = op.tool_input_schema.and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default();
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return Vec::new() };
     let mut taken: Vec<String> = vec!["json".into(), "help".into()];
-    props
+    op.tool_fields
         .iter()
-        .map(|(key, s)| {
-            let shape = Shape::of(s);
-            let kind = if shape.types == ["boolean"] {
+        .map(|field| {
+            let kind = if field.types == ["boolean"] {
                 FlagKind::Bool
-            } else if shape.is_array() && !shape.items.iter().any(|t| matches!(*t, "object" | "array")) {
+            } else if field.repeats() && !field.items.iter().any(|t| matches!(*t, "object" | "array")) {
                 FlagKind::Many
-            } else if shape.types.iter().any(|t| matches!(*t, "object" | "array")) || shape.types.is_empty() {
+            } else if field.types.iter().any(|t| matches!(*t, "object" | "array")) || field.types.is_empty() {
                 FlagKind::Json
             } else {
                 FlagKind::One
             };
-            let mut long = kebab(key);
+            let mut long = kebab(field.name);
             while taken.contains(&long) || (kind == FlagKind::Bool && taken.contains(&format!("no-{long}"))) {
                 long.push_str("-arg");
             }
             taken.push(long.clone());
             taken.push(format!("no-{long}"));
-            Flag { key: key.clone(), long, shape, kind }
+            Flag { key: field.name.to_owned(), long, field, kind }
         })
         .collect()
 }
 
 impl Flag {
-    fn args(&self, op: &OperationDef) -> Vec<Arg> {
-        let schema: Value = op.tool_input_schema.and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default();
-        let prop = &schema["properties"][&self.key];
-        let required = schema["required"].as_array().is_some_and(|r| r.iter().any(|k| k == self.key.as_str()));
-        let mut help = prop["description"].as_str().unwrap_or_default().to_owned();
-        if required {
-            help = format!("{help} (required)").trim().to_owned();
-        }
-        let arg = Arg::new(self.key.clone()).long(self.long.clone()).help(help);
-        let arg = match prop.get("default") {
-            Some(d) => arg.long_help(format!("{} [default: {d}]", prop["description"].as_str().unwrap_or_default())),
+    fn args(&self) -> Vec<Arg> {
+        let field = self.field;
+        let help = if field.required { format!("{} (required)", field.description) } else { field.description.into() };
+        let arg = Arg::new(self.key.clone()).long(self.long.clone()).help(help.trim().to_owned());
+        let arg = match field.default {
+            Some(d) => arg.long_help(format!("{} [default: {d}]", field.description)),
             None => arg,
         };
+        let arg = if field.values.is_empty() { arg } else { arg.value_parser(PossibleValuesParser::new(field.values)) };
         match self.kind {
             FlagKind::Bool => vec![
                 arg.action(ArgAction::SetTrue).overrides_with(format!("no-{}", self.key)),
@@ -187,21 +180,10 @@ impl Flag {
                     .hide(true)
                     .overrides_with(self.key.clone()),
             ],
-            FlagKind::Many => vec![with_values(arg.action(ArgAction::Append).value_name("VALUE"), prop.get("items"))],
+            FlagKind::Many => vec![arg.action(ArgAction::Append).value_name("VALUE")],
             FlagKind::Json => vec![arg.value_name("JSON")],
-            FlagKind::One => vec![with_values(arg.value_name("VALUE"), Some(prop))],
+            FlagKind::One => vec![arg.value_name("VALUE")],
         }
-    }
-}
-
-/// An enum of strings offers its values (completion and help); other values are text.
-fn with_values(arg: Arg, schema: Option<&Value>) -> Arg {
-    let values: Option<Vec<String>> = schema
-        .and_then(|s| s.get("enum")?.as_array().cloned())
-        .and_then(|vs| vs.into_iter().map(|v| v.as_str().map(str::to_owned)).collect());
-    match values {
-        Some(values) => arg.value_parser(PossibleValuesParser::new(values)),
-        None => arg,
     }
 }
 
@@ -221,7 +203,7 @@ fn arguments(op: &OperationDef, matches: &ArgMatches) -> Result<Map<String, Valu
                     .get_many::<String>(&flag.key)
                     .into_iter()
                     .flatten()
-                    .map(|t| scalar(t, &flag.shape.items))
+                    .map(|t| scalar(t, flag.field.items))
                     .collect(),
             ),
             FlagKind::Json => {
@@ -232,7 +214,7 @@ fn arguments(op: &OperationDef, matches: &ArgMatches) -> Result<Map<String, Valu
                         .with_details(serde_json::json!({ "message": message }))
                 })?
             }
-            FlagKind::One => scalar(matches.get_one::<String>(&flag.key).map_or("", String::as_str), &flag.shape.types),
+            FlagKind::One => scalar(matches.get_one::<String>(&flag.key).map_or("", String::as_str), flag.field.types),
         };
         out.insert(flag.key, value);
     }

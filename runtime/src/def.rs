@@ -82,6 +82,43 @@ pub struct OperationDef {
     pub security: &'static [&'static [Credential]],
     /// The contract's byte limits for this endpoint (`limits`), in place of the defaults.
     pub limits: LimitsDef,
+    /// The path parameters as text is read into them.
+    pub param_fields: &'static [FieldDef],
+    /// The input's fields as text is read into them, where the input arrives as text (the
+    /// query of GET, HEAD and DELETE; an upload's other form fields).
+    pub input_fields: &'static [FieldDef],
+    /// The CLI's flags: path parameters, then input fields, the view's defaults stated.
+    pub tool_fields: &'static [FieldDef],
+}
+
+/// One field of an argument object that arrives as text (a path segment, a query pair, a form
+/// field, a flag), as the generator resolved its schema (through `$ref`, `allOf`, type lists and
+/// unions of scalars). The adapters read text by this alone; validation then judges the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldDef {
+    /// The property name.
+    pub name: &'static str,
+    /// The JSON types a value may take, in the order text is tried against them; empty: any
+    /// value, read as text.
+    pub types: &'static [&'static str],
+    /// For an array: its items' types.
+    pub items: &'static [&'static str],
+    /// The values it (an array: each item) may take, when they are an enum of strings: what
+    /// the CLI offers for completion and help. Empty otherwise.
+    pub values: &'static [&'static str],
+    /// Whether the object requires it.
+    pub required: bool,
+    /// Its default, as JSON text.
+    pub default: Option<&'static str>,
+    /// Its description (empty when none).
+    pub description: &'static str,
+}
+
+impl FieldDef {
+    /// Whether the field takes several values (`?tag=a&tag=b`, a repeated flag).
+    pub fn repeats(&self) -> bool {
+        self.types.contains(&"array")
+    }
 }
 
 /// A credential a request carries, named by its scheme in the contract's `securitySchemes`; the
@@ -137,6 +174,9 @@ impl OperationDef {
         security: &[],
         http_kind: HttpKindDef::PLAIN,
         limits: LimitsDef::NONE,
+        param_fields: &[],
+        input_fields: &[],
+        tool_fields: &[],
     };
 
     /// Whether the operation is served on `surface`.

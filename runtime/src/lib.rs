@@ -29,8 +29,8 @@ mod wire;
 
 pub use ctx::{Ctx, Identity, ViewCall};
 pub use def::{
-    Credential, FileFieldDef, HeaderDef, HttpKindDef, LimitsDef, MultipartDef, OpKind, OperationDef, SlicePlan,
-    StreamDef, StreamFormat, Surface, ViewDef,
+    Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, LimitsDef, MultipartDef, OpKind, OperationDef,
+    SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
 };
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
 pub use http::{

@@ -15,7 +15,6 @@ use ::axum::response::{IntoResponse, Response};
 use ::axum::routing::{MethodFilter, MethodRouter, on};
 use serde_json::Value;
 
-use crate::coerce::Shape;
 use crate::{AppError, Ctx, ErrorCode, HttpAnswer, HttpPayload, OperationDef, Service, Surface};
 
 type Identify = Arc<dyn Fn(&HeaderMap) -> Ctx + Send + Sync>;
@@ -67,8 +66,6 @@ struct Route {
     def: &'static OperationDef,
     /// Path parameter names, in order.
     params: Vec<String>,
-    param_shapes: Vec<(String, Shape)>,
-    input_shapes: Vec<(String, Shape)>,
     /// The largest JSON or raw body read.
     json_limit: usize,
 }
@@ -119,8 +116,6 @@ impl HttpApi {
                 op,
                 def,
                 params,
-                param_shapes: crate::coerce::shapes(def.params_schema),
-                input_shapes: crate::coerce::shapes(def.input_schema),
                 json_limit: self.json_limit,
             });
             let mut endpoint = on(method_filter(method), move |req: Request| serve(route, req));

@@ -18,12 +18,12 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
         let index: usize = slot.trim_start_matches('p').parse().ok()?;
         Some((route.params.get(index)?.clone(), value.to_owned()))
     });
-    let params = crate::coerce::object(pairs, &route.param_shapes);
+    let params = crate::coerce::object(pairs, route.def.param_fields);
     let query = parts.uri.query().unwrap_or_default().to_owned();
     let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE);
     if queried {
         let pairs = form_urlencoded::parse(query.as_bytes()).into_owned();
-        return Ok(call(params, crate::coerce::object(pairs, &route.input_shapes), Call::default()));
+        return Ok(call(params, crate::coerce::object(pairs, route.def.input_fields), Call::default()));
     }
     if let Some(multipart) = &route.def.http_kind.multipart {
         let req = Request::from_parts(parts, body);
@@ -119,7 +119,7 @@ async fn upload(
             return Err(invalid(&format!("/{}", decl.name), "a file is required here"));
         }
     }
-    Ok((crate::coerce::object(fields, &route.input_shapes), Upload { files }))
+    Ok((crate::coerce::object(fields, route.def.input_fields), Upload { files }))
 }
 
 fn check_count(decl: &FileFieldDef, count: u64) -> Result<(), AppError> {

@@ -150,15 +150,11 @@ fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
     if http.method.input_in_query()
         && let Some(input) = &op.input
     {
-        let resolved = present::resolve(input, svc);
-        let required: Vec<&str> = resolved
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        for (name, schema) in resolved.get("properties").and_then(Value::as_object).into_iter().flatten() {
-            let mut p = json!({ "name": name, "in": "query", "required": required.contains(&name.as_str()), "schema": present::schema(schema, svc, style) });
-            if let Some(d) = schema.get("description") {
+        // The fields the runtime reads from the query: the same fact, so what is listed is read.
+        for f in present::text_fields(input, svc) {
+            let schema = present::schema(&f.schema, svc, style);
+            let mut p = json!({ "name": f.name, "in": "query", "required": f.required, "schema": schema });
+            if let Some(d) = f.schema.get("description") {
                 p["description"] = d.clone();
             }
             out.push(p);

@@ -11,9 +11,11 @@ use crate::model::{Model, Service};
 use crate::schema::TYPES_PREFIX;
 
 pub mod budget;
+mod fields;
 mod surfaces;
 mod tool;
 
+pub use fields::{TextField, text_fields, tool_fields};
 pub use surfaces::Surfaces;
 pub use tool::{CATALOG_META, Listed, Shows, Tool, tool_input, tools};
 

@@ -27,6 +27,7 @@ stitchgen_runtime::include_contract!("one_of_overlap");
 stitchgen_runtime::include_contract!("orders");
 stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
+stitchgen_runtime::include_contract!("query_fields");
 stitchgen_runtime::include_contract!("ref_with_sibling");
 stitchgen_runtime::include_contract!("required_across");
 stitchgen_runtime::include_contract!("same_module");

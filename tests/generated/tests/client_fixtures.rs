@@ -72,6 +72,7 @@ fn every_fixture() -> Vec<Case> {
         orders,
         people: directory::Directory,
         projects,
+        query_fields,
         ref_with_sibling,
         required_across,
         same_module,

@@ -255,6 +255,22 @@ impl<'a> Op<'a> {
     }
 
     /// The tool surfaces' input schema, for operations on one.
+    /// The fields text arrives in ([`present::text_fields`]): path parameters; the input where
+    /// it is read from text (the query, an upload's form fields); a CLI tool's flags.
+    fn text_fields(&self) -> [(&'static str, Vec<present::TextField>); 3] {
+        let (op, svc) = (self.op, self.svc);
+        let of = |part: &Option<Value>| part.as_ref().map(|p| present::text_fields(p, svc));
+        let from_text = op.http.as_ref().is_some_and(|h| h.method.input_in_query()) || op.http_kind.multipart.is_some();
+        [
+            ("param_fields", of(&op.params).unwrap_or_default()),
+            ("input_fields", if from_text { of(&op.input).unwrap_or_default() } else { Vec::new() }),
+            (
+                "tool_fields",
+                if op.surfaces.contains(&Surface::Cli) { present::tool_fields(op, svc) } else { Vec::new() },
+            ),
+        ]
+    }
+
     fn tool_input_text(&self) -> Option<TokenStream> {
         // The CLI reads its flags from it; the tool surfaces' input, as the CLI shows it.
         self.op.is_tool().then(|| self.standalone(&present::tool_input(self.op, self.svc, Surface::Cli)))
@@ -383,6 +399,13 @@ impl<'a> Op<'a> {
         some(&mut fields, "output_schema", self.schema_text(op.output.as_ref()));
         some(&mut fields, "view", op.view.as_ref().map(|v| self.view_def(v)));
         some(&mut fields, "tool_input_schema", self.tool_input_text());
+        for (name, text_fields) in self.text_fields() {
+            if !text_fields.is_empty() {
+                let name = format_ident!("{name}");
+                let each = text_fields.iter().map(field_def);
+                fields.push(quote!(#name: &[#(#each),*]));
+            }
+        }
         some(&mut fields, "wrap", op.wrap.map(|w| crate::schema::Wrap::key(w).to_token_stream()));
         if let Some(limits) = op.http.as_ref().map(|h| h.limits).filter(|l| *l != crate::model::Limits::default()) {
             let (body, answer) = (opt_u64(limits.max_body_bytes), opt_u64(limits.max_answer_bytes));
@@ -766,4 +789,20 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (TokenStream
 
     };
     (body, view_bounds)
+}
+
+/// One text field as the runtime's `FieldDef`.
+fn field_def(f: &present::TextField) -> TokenStream {
+    let (name, types, items, values, required) = (&f.name, &f.types, &f.items, &f.values, f.required);
+    let default = opt_str(f.default.as_ref().map(|d| d.to_string()).as_deref());
+    let description = f.description.as_deref().unwrap_or_default();
+    quote!(::stitchgen_runtime::FieldDef {
+        name: #name,
+        types: &[#(#types),*],
+        items: &[#(#items),*],
+        values: &[#(#values),*],
+        required: #required,
+        default: #default,
+        description: #description,
+    })
 }
