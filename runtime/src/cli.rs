@@ -94,7 +94,7 @@ impl ToolCli {
             }
             Err(e) => {
                 eprint!("{}", e.render());
-                let err = AppError::new(ErrorCode::ValidationError, format!("Invalid input: {}", e.kind()));
+                let err = crate::validation::invalid("input", e.kind().to_string(), Vec::new());
                 return Parsed::Done(report(&err));
             }
         };
@@ -209,9 +209,10 @@ fn arguments(op: &OperationDef, matches: &ArgMatches) -> Result<Map<String, Valu
             FlagKind::Json => {
                 let text = matches.get_one::<String>(&flag.key).cloned().unwrap_or_default();
                 serde_json::from_str(&text).map_err(|e| {
-                    let message = format!("Invalid input: /{}: --{} is not JSON: {e}", flag.key, flag.long);
-                    AppError::new(ErrorCode::ValidationError, message.clone())
-                        .with_details(serde_json::json!({ "message": message }))
+                    crate::validation::invalid_argument(
+                        &format!("/{}", flag.key),
+                        &format!("--{} is not JSON: {e}", flag.long),
+                    )
                 })?
             }
             FlagKind::One => scalar(matches.get_one::<String>(&flag.key).map_or("", String::as_str), flag.field.types),

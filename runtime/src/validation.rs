@@ -143,6 +143,13 @@ pub(crate) fn invalid(part: &str, summary: String, errors: Vec<Value>) -> AppErr
     AppError::new(ErrorCode::ValidationError, message).with_details(details)
 }
 
+/// `VALIDATION_ERROR` for one argument at `path` (`/limit`), in the runner's words: what every
+/// adapter answers for an argument it refuses before the runner sees it (a body that is not an
+/// object, a flag that is not JSON, a search-mode argument).
+pub(crate) fn invalid_argument(path: &str, message: &str) -> AppError {
+    invalid("input", format!("{path}: {message}"), vec![serde_json::json!({ "path": path, "message": message })])
+}
+
 /// `INTERNAL_SERVER_ERROR`: the service broke its own contract after the handler succeeded.
 pub(crate) fn broken(what: &str) -> AppError {
     AppError::new(ErrorCode::InternalServerError, what.to_owned())

@@ -73,9 +73,7 @@ fn json_object(bytes: &[u8], takes_input: bool) -> Result<Map<String, Value>, Ap
 
 /// `VALIDATION_ERROR` in the runner's words, for what the transport refuses before it.
 fn invalid(path: &str, message: &str) -> AppError {
-    let text = format!("Invalid input: {path}: {message}");
-    AppError::new(ErrorCode::ValidationError, text.clone())
-        .with_details(serde_json::json!({ "message": text, "errors": [{ "path": path, "message": message }] }))
+    crate::validation::invalid_argument(path, message)
 }
 
 /// Reads a multipart form: declared file fields within their limits, other fields as input.

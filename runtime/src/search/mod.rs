@@ -182,5 +182,5 @@ fn string<'a>(args: &'a Map<String, Value>, key: &str) -> Result<&'a str, AppErr
 
 /// `VALIDATION_ERROR` for one argument of a search-mode tool, as the runner words its own.
 fn argument(path: &str, message: &str) -> AppError {
-    crate::validation::invalid("input", format!("{path}: {message}"), vec![json!({ "path": path, "message": message })])
+    crate::validation::invalid_argument(path, message)
 }
