@@ -1,6 +1,8 @@
 //! The exact bytes that ship — OpenAPI, MCP and agent manifests — for every valid fixture, and
 //! the promises they keep: HTTP gets the full record, tools get the card.
 
+mod read_fields;
+
 use serde_json::Value;
 use stitchgen::{Options, generate};
 use stitchgen_tests::{fixtures, repo_root};
@@ -29,6 +31,23 @@ fn artifact_bytes_of_every_valid_fixture() {
             });
         }
     }
+}
+
+/// Every GET, HEAD and DELETE of every valid fixture: the runtime reads from the query exactly
+/// the fields `openapi.json` lists, as the types it lists them with.
+#[test]
+fn every_query_field_read_is_the_one_listed() {
+    let mut agreed = 0;
+    for f in fixtures("valid") {
+        let a = artifacts(std::slice::from_ref(&f));
+        let openapi = json(&a, "openapi.json");
+        for (name, rust) in a.iter().filter(|(n, _)| n.ends_with(".rs")) {
+            let n = read_fields::query_fields_match(rust, &openapi).unwrap_or_else(|e| panic!("{name}: {e}"));
+            agreed += n;
+        }
+    }
+    // Counted, so a change that stops reading fields (or stops listing them) is seen.
+    assert_eq!(agreed, 18, "query fields agreed across the valid fixtures");
 }
 
 #[test]

@@ -8,6 +8,8 @@
 //! are JSON or absent.
 //! Nobody here wrote these documents; they are what stitchgen meets when a team adopts it.
 
+mod read_fields;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -99,6 +101,11 @@ const TOOLS: &[(&str, usize)] = &[
     ("twilio", 197),
 ];
 
+/// Query fields of GET, HEAD and DELETE tools the runtime reads as `openapi.json` lists them,
+/// over the whole corpus (imported with `--expose`).
+static QUERY_FIELDS: AtomicUsize = AtomicUsize::new(0);
+const QUERY_FIELDS_AGREED: usize = 2838;
+
 /// The share of JSON operations that must be tools, over the whole corpus.
 const MIN_TOOL_SHARE: f64 = 0.95;
 
@@ -125,9 +132,18 @@ fn generate(name: &str, checked: stitchgen::Checked) -> Result<Vec<serde_json::V
             diag::render_all(&c.diagnostics, &c.sources, ColorChoice::Never)
         ));
     }
-    let manifest =
-        generated.artifacts.iter().find(|a| a.name == "mcp-tools.json").ok_or(format!("{name}: no MCP manifest"))?;
-    let manifest: serde_json::Value = serde_json::from_slice(&manifest.bytes).map_err(|e| format!("{name}: {e}"))?;
+    let artifact = |file: &str| -> Result<serde_json::Value, String> {
+        let a = generated.artifacts.iter().find(|a| a.name == file).ok_or(format!("{name}: no {file}"))?;
+        serde_json::from_slice(&a.bytes).map_err(|e| format!("{name}: {e}"))
+    };
+    // What the runtime reads from each query is what openapi.json lists.
+    let openapi = artifact("openapi.json")?;
+    let module = generated.artifacts.iter().find(|a| a.name.ends_with(".rs")).ok_or(format!("{name}: no module"))?;
+    let rust = String::from_utf8_lossy(&module.bytes);
+    let agreed = read_fields::query_fields_match(&rust, &openapi).map_err(|e| format!("{name}: {e}"))?;
+    println!("{name}: {agreed} query fields read as openapi.json lists them");
+    QUERY_FIELDS.fetch_add(agreed, Ordering::SeqCst);
+    let manifest = artifact("mcp-tools.json")?;
     Ok(manifest["tools"].as_array().cloned().unwrap_or_default())
 }
 
@@ -227,4 +243,5 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
     println!("{json_tools} of {json_ops} JSON operations are tools ({:.1} %)", share * 100.0);
     assert!(share >= MIN_TOOL_SHARE, "only {json_tools} of {json_ops} JSON operations are tools");
     assert_eq!(LOUD_PANICS.load(Ordering::SeqCst), 0, "a panic message reached stderr");
+    assert_eq!(QUERY_FIELDS.load(Ordering::SeqCst), QUERY_FIELDS_AGREED, "query fields read as listed");
 }
