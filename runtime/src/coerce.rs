@@ -6,18 +6,7 @@ use serde_json::Value;
 
 #[cfg(feature = "axum")]
 use crate::FieldDef;
-
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_f64() => "number",
-        Value::Number(_) => "integer",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
+use crate::json_type;
 
 /// Reads one text value as the first of `types` it parses as; a string otherwise, so that
 /// validation reports the mismatch in the contract's words.

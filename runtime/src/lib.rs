@@ -38,6 +38,7 @@ pub use http::{
     WithMeta, json_frames, json_stream,
 };
 pub use runner::{Answer, BoxFuture, Call, Dispatch, HttpAnswer, Presentation, ScopeGate, Service, ToolOutcome};
+pub use validation::json_type;
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.

@@ -175,6 +175,19 @@ pub fn to_answer<T: serde::Serialize>(value: &T) -> Result<Value, AppError> {
     serde_json::to_value(value).map_err(|e| broken(&format!("the answer does not serialize: {e}")))
 }
 
+/// The JSON Schema `type` name of a value (`"integer"` for a number without a fraction part).
+pub fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use stitchgen_runtime::json_type;
+
 use super::resolve;
 use crate::model::{Operation, Service};
 
@@ -141,18 +143,6 @@ fn string_values(schema: &Value, svc: &Service) -> Vec<String> {
 
 fn type_name(t: &str) -> Option<&'static str> {
     ["string", "integer", "number", "boolean", "null", "array", "object"].into_iter().find(|n| *n == t)
-}
-
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_f64() => "number",
-        Value::Number(_) => "integer",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 #[cfg(test)]
