@@ -186,6 +186,27 @@ pub fn refs_in(node: &Node) -> BTreeSet<String> {
     out
 }
 
+/// The shared types reached from `roots`, directly or through other types: `refs_of(name)`
+/// gives the names a type refers to (`None`: no such type). The one reading of "used" that
+/// `check`'s W0001 and the importer's dropping of unused components share.
+pub fn reachable(
+    roots: impl IntoIterator<Item = String>,
+    mut refs_of: impl FnMut(&str) -> Option<BTreeSet<String>>,
+) -> BTreeSet<String> {
+    let mut todo: Vec<String> = roots.into_iter().collect();
+    let mut reached = BTreeSet::new();
+    while let Some(name) = todo.pop() {
+        if reached.contains(&name) {
+            continue;
+        }
+        if let Some(refs) = refs_of(&name) {
+            reached.insert(name);
+            todo.extend(refs);
+        }
+    }
+    reached
+}
+
 /// `#/$defs/NAME` as a URI reference: the name escaped as a JSON pointer token (RFC 6901), then
 /// every byte a URI fragment cannot hold percent-encoded (RFC 3986), so any name resolves.
 fn defs_ref(name: &str) -> String {

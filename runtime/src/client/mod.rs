@@ -152,12 +152,13 @@ impl From<ClientError> for AppError {
             }
             ClientError::Api(e) | ClientError::Invalid(e) => e,
             ClientError::Status { status, body, retry_after } => {
+                let message = format!("the server answered HTTP {status}");
                 let mut error = match status {
-                    404 => AppError::new(ErrorCode::NotFound, format!("the server answered HTTP {status}")),
-                    409 => AppError::new(ErrorCode::Conflict, format!("the server answered HTTP {status}")),
-                    429 => AppError::new(ErrorCode::RateLimited, format!("the server answered HTTP {status}")),
-                    400..=499 => AppError::new(ErrorCode::BadRequest, format!("the server answered HTTP {status}")),
-                    _ => AppError::upstream(Some(status), format!("the server answered HTTP {status}")),
+                    404 => AppError::new(ErrorCode::NotFound, message),
+                    409 => AppError::new(ErrorCode::Conflict, message),
+                    429 => AppError::new(ErrorCode::RateLimited, message),
+                    400..=499 => AppError::new(ErrorCode::BadRequest, message),
+                    _ => AppError::upstream(Some(status), message),
                 };
                 let mut details = serde_json::json!({ "status": status, "body": body });
                 if let Some(after) = retry_after {

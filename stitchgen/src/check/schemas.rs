@@ -476,12 +476,7 @@ fn unused_types(cx: &Cx<'_>, diags: &mut Diagnostics) {
     for t in cx.tools() {
         [&t.input, &t.output].into_iter().flatten().for_each(|s| from(&s.0));
     }
-    let mut reached = std::collections::BTreeSet::new();
-    while let Some(name) = todo.pop() {
-        if let Some(node) = cx.types.get(&name).filter(|_| reached.insert(name.clone())) {
-            todo.extend(schema::refs_in(node));
-        }
-    }
+    let reached = schema::reachable(todo, |name| cx.types.get(name).map(schema::refs_in));
     for (name, _) in types.value.iter().filter(|(n, _)| !reached.contains(&n.value)) {
         diags.push(
             Diagnostic::new(

@@ -278,18 +278,13 @@ fn replace_with_string(doc: &mut J, out: &str) {
 }
 
 /// Removes the shared types no endpoint reaches, directly or through other types (the rule of
-/// `check`'s W0001, read with the same [`schema::refs_in`]); returns their names in document order.
+/// `check`'s W0001: [`schema::reachable`]); returns their names in document order.
 /// A description's components are a library; the contract keeps only what its endpoints use.
 pub(super) fn drop_unused(doc: &mut J) -> Vec<String> {
     let refs = |v: &J| schema::refs_in(&Node::from_json(v, NOWHERE));
-    let mut todo: Vec<String> = doc.get("endpoints").map(refs).into_iter().flatten().collect();
-    let mut reached = BTreeSet::new();
+    let roots = doc.get("endpoints").map(refs).unwrap_or_default();
     let Some(J::Object(types)) = doc.get_mut("types") else { return Vec::new() };
-    while let Some(name) = todo.pop() {
-        if let Some(body) = types.get(&name).filter(|_| reached.insert(name.clone())) {
-            todo.extend(refs(body));
-        }
-    }
+    let reached = schema::reachable(roots, |name| types.get(name).map(refs));
     let dropped: Vec<String> = types.keys().filter(|n| !reached.contains(*n)).cloned().collect();
     types.retain(|name, _| reached.contains(name));
     dropped
