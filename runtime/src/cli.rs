@@ -11,12 +11,19 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Map, Value};
 
 use crate::coerce::scalar;
-use crate::{AppError, Ctx, ErrorCode, FieldDef, OperationDef, Service, Surface};
+use crate::{AppError, Caller, Ctx, ErrorCode, FieldDef, Identify, OperationDef, Service, Surface};
 
 /// The CLI surface of generated services.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ToolCli {
     services: Vec<Service>,
+    identify: Identify,
+}
+
+impl std::fmt::Debug for ToolCli {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolCli").field("services", &self.services).finish_non_exhaustive()
+    }
 }
 
 /// One tool's flags: the argument key, its flag, and the field its text is read into.
@@ -42,9 +49,18 @@ enum Parsed {
 }
 
 impl ToolCli {
-    /// The CLI tools of `services`.
+    /// The CLI tools of `services`. Every call is anonymous until [`ToolCli::identify`].
     pub fn new(services: impl IntoIterator<Item = Service>) -> Self {
-        ToolCli { services: services.into_iter().collect() }
+        ToolCli { services: services.into_iter().collect(), identify: crate::ctx::anonymous() }
+    }
+
+    /// Establishes who is calling, as the HTTP and MCP adapters do; the caller carries no
+    /// headers here: the user who started the process is the caller (a token from the
+    /// environment, a local credential).
+    #[must_use]
+    pub fn identify(mut self, identify: impl Fn(&Caller<'_>) -> Ctx + Send + Sync + 'static) -> Self {
+        self.identify = std::sync::Arc::new(identify);
+        self
     }
 
     fn tools(&self) -> impl Iterator<Item = &'static OperationDef> + '_ {
@@ -76,12 +92,13 @@ impl ToolCli {
         cmd
     }
 
-    /// Parses `args` (the program name first) and runs the tool as `ctx`, printing as the CLI
-    /// surface does. A usage error is a `VALIDATION_ERROR` (exit 1), like any bad argument.
-    pub async fn run(&self, name: &'static str, args: impl IntoIterator<Item = OsString>, ctx: &Ctx) -> ExitCode {
+    /// Parses `args` (the program name first) and runs the tool as the identified caller,
+    /// printing as the CLI surface does. A usage error is a `VALIDATION_ERROR` (exit 1), like any
+    /// bad argument.
+    pub async fn run(&self, name: &'static str, args: impl IntoIterator<Item = OsString>) -> ExitCode {
         match self.parse(name, args) {
             Parsed::Done(code) => code,
-            Parsed::Call { tool, args, compact } => self.call(&tool, args, compact, ctx).await,
+            Parsed::Call { tool, args, compact } => self.call(&tool, args, compact).await,
         }
     }
 
@@ -109,8 +126,10 @@ impl ToolCli {
         }
     }
 
-    /// Calls `tool` with `args` and prints the answer or the envelope; the exit code of §4.
-    pub async fn call(&self, tool: &str, args: Value, compact: bool, ctx: &Ctx) -> ExitCode {
+    /// Calls `tool` with `args` as the identified caller and prints the answer or the envelope;
+    /// the exit code of §4.
+    pub async fn call(&self, tool: &str, args: Value, compact: bool) -> ExitCode {
+        let ctx = &(self.identify)(&Caller::new(Surface::Cli, None));
         let Some(service) = self.services.iter().find(|s| s.find_tool(Surface::Cli, tool).is_some()) else {
             return report(&AppError::new(ErrorCode::NotFound, format!("unknown tool `{tool}`")));
         };

@@ -1,4 +1,9 @@
-//! The call context handlers and the scope gate see.
+//! The call context handlers and the scope gate see, and what every adapter hands the
+//! application's `identify` to establish it.
+
+use std::sync::Arc;
+
+use crate::Surface;
 
 /// Who is calling, as the application established it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,10 +48,69 @@ impl Ctx {
     }
 }
 
+/// What an adapter knows of a caller before reading a byte of its request: the surface, and
+/// the request headers where the transport has them (HTTP, MCP over streamable HTTP; not MCP
+/// over stdio nor the command line, whose caller is the user who started the process).
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Caller<'a> {
+    /// The surface the call arrives on.
+    pub surface: Surface,
+    /// The request headers, where the transport has them.
+    pub headers: Option<&'a ::http::HeaderMap>,
+}
+
+impl<'a> Caller<'a> {
+    /// A caller on `surface`, with the request's `headers` where there are any.
+    pub fn new(surface: Surface, headers: Option<&'a ::http::HeaderMap>) -> Self {
+        Caller { surface, headers }
+    }
+
+    /// The value of header `name`, when present and text.
+    pub fn header(&self, name: &str) -> Option<&'a str> {
+        self.headers?.get(name)?.to_str().ok()
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header.
+    pub fn bearer(&self) -> Option<&'a str> {
+        let value = self.header("authorization")?;
+        let (scheme, token) = value.split_once(' ')?;
+        scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
+    }
+}
+
+/// How an application establishes who is calling, the same on every adapter
+/// (`HttpApi::identify`, `McpServer::identify`, `ToolCli::identify`).
+pub type Identify = Arc<dyn Fn(&Caller<'_>) -> Ctx + Send + Sync>;
+
+/// The default of every adapter: every caller anonymous, so only public operations pass.
+#[cfg(any(feature = "axum", feature = "mcp", feature = "cli"))]
+pub(crate) fn anonymous() -> Identify {
+    Arc::new(|_| Ctx::anonymous())
+}
+
 /// What a projection sees besides the full answer: the parsed input of the call (view
 /// defaults applied). No context and no I/O, by construction.
 #[derive(Clone, Debug)]
 pub struct ViewCall<I> {
     /// The input the handler received.
     pub input: I,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Caller;
+    use crate::Surface;
+
+    #[test]
+    fn a_bearer_token_is_read_from_the_authorization_header_alone() {
+        let mut headers = ::http::HeaderMap::new();
+        headers.insert("authorization", "bearer  t0k ".parse().unwrap());
+        let caller = Caller::new(Surface::Http, Some(&headers));
+        assert_eq!(caller.bearer(), Some("t0k"));
+        assert_eq!(caller.header("Authorization"), Some("bearer  t0k "));
+        headers.insert("authorization", "Basic dTpw".parse().unwrap());
+        assert_eq!(Caller::new(Surface::Mcp, Some(&headers)).bearer(), None);
+        assert_eq!(Caller::new(Surface::Cli, None).header("authorization"), None);
+    }
 }

@@ -27,7 +27,7 @@ mod validation;
 #[cfg(feature = "client")]
 mod wire;
 
-pub use ctx::{Ctx, Identity, ViewCall};
+pub use ctx::{Caller, Ctx, Identify, Identity, ViewCall};
 pub use def::{
     Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, LimitsDef, MultipartDef, OpKind, OperationDef,
     SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,

@@ -15,12 +15,10 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
 
 use crate::search::{Catalog, DISCOVERY_META, META_TOOLS};
-use crate::{AppError, Ctx, Service, Surface, ToolOutcome};
+use crate::{AppError, Caller, Ctx, Identify, Service, Surface, ToolOutcome};
 
 /// The `_meta` key of the catalog stamp.
 pub const CATALOG_META: &str = "stitchgen/catalog";
-
-type Identify = Arc<dyn Fn(Option<&http::HeaderMap>) -> Ctx + Send + Sync>;
 
 /// Why a manifest cannot be served with the given services.
 #[derive(Debug)]
@@ -134,7 +132,7 @@ impl McpServer {
             tools: tools.into(),
             catalog: catalog.map(Arc::new),
             stamp,
-            identify: Arc::new(|_| Ctx::anonymous()),
+            identify: crate::ctx::anonymous(),
             name: "stitchgen".into(),
             allowed_hosts: LOOPBACK_HOSTS.map(String::from).into(),
             allowed_origins: None,
@@ -154,9 +152,10 @@ impl McpServer {
         self.identify(move |_| ctx.clone())
     }
 
-    /// Establishes who is calling; over streamable HTTP the request headers are given.
+    /// Establishes who is calling; over streamable HTTP the caller carries the request headers,
+    /// over stdio none.
     #[must_use]
-    pub fn identify(mut self, identify: impl Fn(Option<&http::HeaderMap>) -> Ctx + Send + Sync + 'static) -> Self {
+    pub fn identify(mut self, identify: impl Fn(&Caller<'_>) -> Ctx + Send + Sync + 'static) -> Self {
         self.identify = Arc::new(identify);
         self
     }
@@ -269,7 +268,7 @@ impl ServerHandler for McpServer {
         let searched = self.catalog.as_ref().filter(|_| META_TOOLS.contains(&request.name.as_ref()));
         let service = self.services.iter().find(|s| s.find_tool(Surface::Mcp, &request.name).is_some());
         let headers = context.extensions.get::<http::request::Parts>().map(|p| &p.headers);
-        let ctx = (self.identify)(headers);
+        let ctx = (self.identify)(&Caller::new(Surface::Mcp, headers));
         let args = Value::Object(request.arguments.unwrap_or_default());
         let called = match (listed, searched, service) {
             (true, Some(catalog), _) => catalog.call(&self.services, Surface::Mcp, &request.name, args, &ctx).await,

@@ -20,7 +20,7 @@ use stitchgen_runtime::cli::ToolCli;
 use stitchgen_runtime::client::HttpClient;
 use stitchgen_runtime::mcp::McpServer;
 use stitchgen_runtime::remote::Origin;
-use stitchgen_runtime::{Ctx, Service};
+use stitchgen_runtime::{Caller, Ctx, Service};
 
 stitchgen_runtime::include_contract!("people");
 
@@ -84,14 +84,10 @@ fn service() -> Service {
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
-    let cli = ToolCli::new([service()]);
+    let cli = ToolCli::new([service()]).identify(|_| Ctx::with_identity("local", Vec::<String>::new()));
     // The CLI surface parses its own arguments, so a usage error is a VALIDATION_ERROR (exit 1).
     if args.get(1).is_some_and(|a| a == "call") {
-        return runtime.block_on(cli.run(
-            "directory call",
-            args.into_iter().skip(1),
-            &Ctx::with_identity("local", Vec::<String>::new()),
-        ));
+        return runtime.block_on(cli.run("directory call", args.into_iter().skip(1)));
     }
     let matches = command(&cli).get_matches_from(args);
     let result = match matches.subcommand() {
@@ -161,17 +157,12 @@ async fn client(url: &str, team: Option<String>, id: Option<String>) -> Result<(
 
 async fn http(addr: &str, admin_token: Option<String>) -> Result<(), Error> {
     let service = service();
-    let identify = move |headers: &axum::http::HeaderMap| {
-        let bearer = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
-        match (bearer, &admin_token) {
-            (Some(given), Some(token)) if given == token => Ctx::with_identity("admin", ["admin"]),
-            _ => Ctx::anonymous(),
-        }
+    // One `identify` for both surfaces: a bearer token over HTTP or MCP over streamable HTTP.
+    let identify = move |caller: &Caller<'_>| match (caller.bearer(), &admin_token) {
+        (Some(given), Some(token)) if given == token => Ctx::with_identity("admin", ["admin"]),
+        _ => Ctx::anonymous(),
     };
-    let mcp_identify = identify.clone();
-    let mcp = McpServer::new(MCP_TOOLS, [service.clone()])?
-        .named("directory")
-        .identify(move |headers| headers.map_or_else(Ctx::anonymous, &mcp_identify));
+    let mcp = McpServer::new(MCP_TOOLS, [service.clone()])?.named("directory").identify(identify.clone());
     let app =
         HttpApi::new(service).identify(identify).openapi(OPENAPI).router().nest_service("/mcp", mcp.streamable_http());
     let listener = tokio::net::TcpListener::bind(addr).await?;

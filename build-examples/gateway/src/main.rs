@@ -26,7 +26,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use stitchgen_runtime::cli::ToolCli;
 use stitchgen_runtime::mcp::McpServer;
 use stitchgen_runtime::remote::Origin;
-use stitchgen_runtime::{Ctx, Service};
+use stitchgen_runtime::{Caller, Ctx, Service};
 
 use gateway_example::{self as generated, MCP_CATALOG, MCP_TOOLS};
 
@@ -155,9 +155,9 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let cli = ToolCli::new([generated::remote(origin)]);
-        let ctx = Ctx::with_identity("gateway", Vec::<String>::new());
-        return runtime.block_on(cli.run("gateway call", args.into_iter().skip(1), &ctx));
+        let cli =
+            ToolCli::new([generated::remote(origin)]).identify(|_| Ctx::with_identity("gateway", Vec::<String>::new()));
+        return runtime.block_on(cli.run("gateway call", args.into_iter().skip(1)));
     }
     let cli = ToolCli::new([generated::remote(Origin::new("http://127.0.0.1"))]);
     let matches = command(&cli).get_matches_from(args);
@@ -235,12 +235,9 @@ async fn http(listen: Listen, service: Service, ctx: Ctx) -> Result<(), Error> {
         return Err(format!("{local} is reachable beyond this machine: name the host callers reach it by, --allowed-host HOST (only loopback names are accepted otherwise)").into());
     }
     let forward = listen.forward;
-    let identify = move |headers: Option<&axum::http::HeaderMap>| {
-        let caller = headers.and_then(|h| h.get(axum::http::header::AUTHORIZATION)?.to_str().ok());
-        match caller {
-            Some(authorization) if forward => ctx.clone().forwarding(authorization),
-            _ => ctx.clone(),
-        }
+    let identify = move |caller: &Caller<'_>| match caller.header("authorization") {
+        Some(authorization) if forward => ctx.clone().forwarding(authorization),
+        _ => ctx.clone(),
     };
     let mut mcp = server(service)?.named(generated::NAME).identify(identify);
     if !listen.hosts.is_empty() {

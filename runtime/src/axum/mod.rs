@@ -10,14 +10,12 @@ use std::sync::Arc;
 use ::axum::Router;
 use ::axum::body::Body;
 use ::axum::extract::{DefaultBodyLimit, Request};
-use ::axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use ::axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
 use ::axum::response::{IntoResponse, Response};
 use ::axum::routing::{MethodFilter, MethodRouter, on};
 use serde_json::Value;
 
-use crate::{AppError, Ctx, ErrorCode, HttpAnswer, HttpPayload, OperationDef, Service, Surface};
-
-type Identify = Arc<dyn Fn(&HeaderMap) -> Ctx + Send + Sync>;
+use crate::{AppError, Caller, Ctx, ErrorCode, HttpAnswer, HttpPayload, Identify, OperationDef, Service, Surface};
 
 /// The largest JSON or raw body an endpoint reads, and the largest non-file field of an upload
 /// that declares no `maxFieldBytes`.
@@ -73,13 +71,13 @@ struct Route {
 impl HttpApi {
     /// The HTTP surface of `service`. Every caller is anonymous until [`HttpApi::identify`].
     pub fn new(service: Service) -> Self {
-        HttpApi { service, identify: Arc::new(|_| Ctx::anonymous()), openapi: None, json_limit: MAX_JSON_BODY_BYTES }
+        HttpApi { service, identify: crate::ctx::anonymous(), openapi: None, json_limit: MAX_JSON_BODY_BYTES }
     }
 
     /// Establishes who is calling from the request headers (a session, a bearer token). The
     /// scope gate then decides; a request without identity to a non-public endpoint is 401.
     #[must_use]
-    pub fn identify(mut self, identify: impl Fn(&HeaderMap) -> Ctx + Send + Sync + 'static) -> Self {
+    pub fn identify(mut self, identify: impl Fn(&Caller<'_>) -> Ctx + Send + Sync + 'static) -> Self {
         self.identify = Arc::new(identify);
         self
     }
@@ -184,7 +182,7 @@ fn method_filter(method: &str) -> MethodFilter {
 
 async fn serve(route: Arc<Route>, req: Request) -> Response {
     let head = req.method() == Method::HEAD;
-    let ctx = (route.identify)(req.headers());
+    let ctx = (route.identify)(&Caller::new(Surface::Http, Some(req.headers())));
     // Before a byte of the body is read: an unauthorised caller costs no read and is told
     // nothing of what the endpoint's schemas would say of its request.
     if let Err(e) = route.service.admit(route.op, &ctx) {

@@ -24,7 +24,7 @@ async fn serve() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let router = stitchgen_runtime::axum::HttpApi::new(people::service(directory()))
-        .identify(|headers| match headers.get("authorization").and_then(|v| v.to_str().ok()) {
+        .identify(|caller| match caller.header("authorization") {
             Some("Bearer admin") => Ctx::with_identity("root", ["admin"]),
             _ => Ctx::anonymous(),
         })

@@ -250,8 +250,8 @@ fn tickets() -> Service {
     stitchgen_generated_tests::tickets::service(desk::Desk)
 }
 
-fn agent(headers: &axum::http::HeaderMap) -> Ctx {
-    match headers.get("authorization") {
+fn agent(caller: &stitchgen_runtime::Caller<'_>) -> Ctx {
+    match caller.header("authorization") {
         Some(_) => Ctx::with_identity("agent", ["support"]),
         None => Ctx::anonymous(),
     }

@@ -63,10 +63,11 @@ async fn the_typed_client_sends_what_the_adapter_reads() {
 #[tokio::test]
 async fn the_flags_are_the_fields() {
     let echo = Echo::default();
-    let cli = stitchgen_runtime::cli::ToolCli::new([query_fields::service(echo.clone())]);
+    let cli =
+        stitchgen_runtime::cli::ToolCli::new([query_fields::service(echo.clone())]).identify(|_| Ctx::anonymous());
     let argv =
         ["q", "search_query_field", "--limit", "5", "--flag", "--note", "a b", "--levels", "low", "--levels", "high"];
-    let code = cli.run("q", argv.map(Into::into), &Ctx::anonymous()).await;
+    let code = cli.run("q", argv.map(Into::into)).await;
     assert_eq!(format!("{code:?}"), format!("{:?}", std::process::ExitCode::SUCCESS));
     assert_eq!(echo.0.lock().unwrap().clone(), Some(EXPECTED()));
     // The flag offers the enum's values.
