@@ -34,6 +34,12 @@ pub(crate) fn scalar(text: &str, types: &[&str]) -> Value {
     Value::String(text.to_owned())
 }
 
+/// A query string read as the adapter reads it: each pair into the field it names.
+#[cfg(feature = "axum")]
+pub(crate) fn read_query(query: &str, fields: &[FieldDef]) -> serde_json::Map<String, Value> {
+    object(form_urlencoded::parse(query.as_bytes()).into_owned(), fields)
+}
+
 /// Text pairs (`key=value`, repeated keys allowed) as a JSON object: a key whose field repeats
 /// collects every value; any other key repeated becomes an array, which validation refuses.
 #[cfg(feature = "axum")]

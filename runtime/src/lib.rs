@@ -70,4 +70,13 @@ pub mod __private {
     pub use crate::http::{header_value, required_header};
     pub use crate::runner::{answer, header_pairs, no_content, parse_args, projected, with_headers};
     pub use crate::validation::to_answer;
+    /// `input` as the client writes it in a query and the adapter reads it back: the two halves
+    /// the tests hold together over every contract.
+    #[cfg(all(feature = "axum", feature = "client"))]
+    pub fn query_round_trip(
+        input: &serde_json::Value,
+        fields: &[crate::FieldDef],
+    ) -> serde_json::Map<String, serde_json::Value> {
+        crate::coerce::read_query(&crate::wire::query_string(crate::wire::query_pairs(input)), fields)
+    }
 }

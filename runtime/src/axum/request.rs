@@ -22,8 +22,7 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     let query = parts.uri.query().unwrap_or_default().to_owned();
     let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE);
     if queried {
-        let pairs = form_urlencoded::parse(query.as_bytes()).into_owned();
-        return Ok(call(params, crate::coerce::object(pairs, route.def.input_fields), Call::default()));
+        return Ok(call(params, crate::coerce::read_query(&query, route.def.input_fields), Call::default()));
     }
     if let Some(multipart) = &route.def.http_kind.multipart {
         let req = Request::from_parts(parts, body);

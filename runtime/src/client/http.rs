@@ -195,9 +195,7 @@ impl HttpClient {
             query.extend(crate::wire::query_pairs(&request.input));
         }
         if !query.is_empty() {
-            let mut encoded = form_urlencoded::Serializer::new(String::new());
-            encoded.extend_pairs(query);
-            url = format!("{url}?{}", encoded.finish());
+            url = format!("{url}?{}", crate::wire::query_string(query));
         }
         let method = reqwest::Method::from_bytes(method.as_bytes())
             .map_err(|e| ClientError::Transport(format!("method `{method}`: {e}")))?;

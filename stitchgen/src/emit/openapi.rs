@@ -136,11 +136,13 @@ fn operation(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
 fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
     let http = op.http.as_ref().expect("HTTP operations have a route");
     let mut out = Vec::new();
-    let params = op.params.as_ref().map(|p| present::resolve(p, svc));
+    // The path's fields as the runtime reads them (through `$ref` and `allOf`): the same fact.
+    let fields = op.params.as_ref().map(|p| present::text_fields(p, svc)).unwrap_or_default();
     for (i, name) in http.params.iter().enumerate() {
-        let schema = params
-            .and_then(|p| p.get("properties")?.get(name))
-            .map_or_else(|| json!({ "type": "string" }), |s| present::schema(s, svc, style));
+        let schema = fields
+            .iter()
+            .find(|f| &f.name == name)
+            .map_or_else(|| json!({ "type": "string" }), |f| present::schema(&f.schema, svc, style));
         let mut p = json!({ "name": name, "in": "path", "required": true, "schema": schema });
         if http.wildcard && i + 1 == http.params.len() {
             p["description"] = json!("The rest of the path, slashes included.");

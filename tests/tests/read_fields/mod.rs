@@ -1,16 +1,26 @@
 //! What the runtime reads from a query (the generated `OperationDef::input_fields`, parsed out of
 //! the emitted Rust) against what `openapi.json` lists as that operation's query parameters:
-//! names in order, and for each whether it repeats and which JSON type it takes.
+//! names in order, and for each whether it repeats and which JSON type it takes; then a sample
+//! value of each field, written into a query as the client writes it and read back as the
+//! adapter reads it, arrives as itself.
 
-use serde_json::Value;
+use serde_json::{Value, json};
+use stitchgen_runtime::FieldDef;
 use syn::visit::Visit;
 
-/// One routed operation of a generated module: method, route, and the query fields it reads
-/// (name, JSON types).
+/// One query field as the generated module declares it.
+struct Field {
+    name: String,
+    types: Vec<String>,
+    items: Vec<String>,
+    values: Vec<String>,
+}
+
+/// One routed operation of a generated module: method, route, and the query fields it reads.
 struct Routed {
     method: String,
     path: String,
-    fields: Vec<(String, Vec<String>)>,
+    fields: Vec<Field>,
 }
 
 #[derive(Default)]
@@ -45,13 +55,18 @@ impl<'ast> Visit<'ast> for Operations {
             let path = member(s, "path").and_then(string);
             if let (Some(method), Some(path)) = (method, path) {
                 let fields = member(s, "input_fields").map(slice).unwrap_or_default();
+                let strings = |f: &syn::ExprStruct, name: &str| -> Vec<String> {
+                    member(f, name).map(slice).unwrap_or_default().into_iter().filter_map(string).collect()
+                };
                 let fields = fields
                     .into_iter()
                     .filter_map(|f| match f {
-                        syn::Expr::Struct(f) => {
-                            let types = member(f, "types").map(slice).unwrap_or_default();
-                            Some((member(f, "name").and_then(string)?, types.into_iter().filter_map(string).collect()))
-                        }
+                        syn::Expr::Struct(f) => Some(Field {
+                            name: member(f, "name").and_then(string)?,
+                            types: strings(f, "types"),
+                            items: strings(f, "items"),
+                            values: strings(f, "values"),
+                        }),
                         _ => None,
                     })
                     .collect();
@@ -78,8 +93,50 @@ fn listed_type<'a>(schema: &'a Value, openapi: &'a Value) -> Option<&'a str> {
     }
 }
 
+/// A value of the first of `types` (an enum's first value for a string), `items` for an array.
+fn sample(types: &[String], items: &[String], values: &[String]) -> Value {
+    match types.first().map(String::as_str) {
+        Some("integer") => json!(-5),
+        Some("number") => json!(0.5),
+        Some("boolean") => json!(true),
+        Some("null") => Value::Null,
+        Some("object") => json!({ "k": ["v w", 1] }),
+        Some("array") => json!([sample(items, &[], values), sample(items, &[], values)]),
+        Some("string") | None => values.first().map_or_else(|| json!("a b&c=d/é?#%"), |v| json!(v)),
+        Some(other) => panic!("a field of JSON type `{other}`"),
+    }
+}
+
+/// Whether a sample of every field of `op`, written as the client writes a query, reads back
+/// as itself through the adapter; how many did.
+fn round_trip(op: &Routed) -> Result<usize, String> {
+    let leak =
+        |v: &[String]| -> &'static [&'static str] { Vec::leak(v.iter().map(|s| &*String::leak(s.clone())).collect()) };
+    let fields: Vec<FieldDef> = op
+        .fields
+        .iter()
+        .map(|f| FieldDef {
+            name: String::leak(f.name.clone()),
+            types: leak(&f.types),
+            items: leak(&f.items),
+            values: leak(&f.values),
+            required: false,
+            default: None,
+            description: "",
+        })
+        .collect();
+    let input: serde_json::Map<String, Value> =
+        op.fields.iter().map(|f| (f.name.clone(), sample(&f.types, &f.items, &f.values))).collect();
+    let read = stitchgen_runtime::__private::query_round_trip(&Value::Object(input.clone()), &fields);
+    if read != input {
+        return Err(format!("{} {}: sent {input:?}, the adapter read {read:?}", op.method, op.path));
+    }
+    Ok(input.len())
+}
+
 /// Compares every GET, HEAD and DELETE operation of the generated module `rust` with
-/// `openapi`; returns how many query fields agreed, or what disagreed.
+/// `openapi`, and sends a sample of each query field through the client and the adapter;
+/// returns how many query fields agreed, or what disagreed.
 pub(crate) fn query_fields_match(rust: &str, openapi: &Value) -> Result<usize, String> {
     let file = syn::parse_file(rust).map_err(|e| format!("the module does not parse: {e}"))?;
     let mut ops = Operations::default();
@@ -98,16 +155,19 @@ pub(crate) fn query_fields_match(rust: &str, openapi: &Value) -> Result<usize, S
         let parameters = &openapi["paths"][&route][op.method.to_ascii_lowercase()]["parameters"];
         let listed: Vec<&Value> = parameters.as_array().into_iter().flatten().filter(|p| p["in"] == "query").collect();
         let names: Vec<&str> = listed.iter().filter_map(|p| p["name"].as_str()).collect();
-        let read: Vec<&str> = op.fields.iter().map(|(n, _)| n.as_str()).collect();
+        let read: Vec<&str> = op.fields.iter().map(|f| f.name.as_str()).collect();
         if names != read {
             return Err(format!("{} {}: openapi.json lists {names:?}, the runtime reads {read:?}", op.method, op.path));
         }
-        for (p, (name, types)) in listed.iter().zip(&op.fields) {
+        for (p, f) in listed.iter().zip(&op.fields) {
             let Some(t) = listed_type(&p["schema"], openapi) else { continue };
-            if !types.iter().any(|r| r == t) {
-                return Err(format!("{} {} `{name}`: listed as {t}, read as {types:?}", op.method, op.path));
+            if !f.types.iter().any(|r| r == t) {
+                return Err(format!("{} {} `{}`: listed as {t}, read as {:?}", op.method, op.path, f.name, f.types));
             }
             agreed += 1;
+        }
+        if round_trip(op)? != op.fields.len() {
+            return Err(format!("{} {}: a field named twice", op.method, op.path));
         }
     }
     Ok(agreed)
