@@ -193,12 +193,12 @@ fn request_body(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Value
                 encoding.insert(f.name.clone(), json!({ "contentType": f.content_types.join(", ") }));
             }
         }
-        if let Some(input) = &op.input {
-            let resolved = present::resolve(input, svc);
-            for (k, v) in resolved.get("properties").and_then(Value::as_object).into_iter().flatten() {
-                properties.insert(k.clone(), present::schema(v, svc, style));
+        // The form's text fields as the adapter reads them (through `$ref` and `allOf`).
+        for f in op.input.as_ref().map(|input| present::text_fields(input, svc)).unwrap_or_default() {
+            properties.insert(f.name.clone(), present::schema(&f.schema, svc, style));
+            if f.required {
+                required.push(json!(f.name));
             }
-            required.extend(resolved.get("required").and_then(Value::as_array).cloned().unwrap_or_default());
         }
         let mut schema = json!({ "type": "object", "properties": properties });
         if !required.is_empty() {
