@@ -18,7 +18,6 @@ mod error;
 mod http;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-#[cfg(feature = "client")]
 pub mod remote;
 mod runner;
 pub mod search;
