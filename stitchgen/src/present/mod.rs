@@ -11,6 +11,7 @@ use crate::model::{Model, Service};
 use crate::schema::TYPES_PREFIX;
 
 pub mod budget;
+pub mod defs;
 mod fields;
 mod surfaces;
 mod tool;

@@ -7,6 +7,7 @@ pub mod failure;
 mod ops;
 mod rewrite;
 mod share;
+mod statics;
 pub mod types;
 mod typify_input;
 
