@@ -15,6 +15,7 @@ pub mod dsl;
 pub mod emit;
 pub mod findings;
 pub mod import;
+pub mod memory;
 pub mod model;
 pub mod naming;
 pub mod out;
