@@ -15,6 +15,8 @@ mod coerce;
 mod ctx;
 mod def;
 mod error;
+#[cfg(feature = "gateway")]
+pub mod gateway;
 mod http;
 #[cfg(feature = "mcp")]
 pub mod mcp;
