@@ -1,5 +1,6 @@
 //! The `stitchgen` command line: parses options and calls the library, nothing more.
 
+use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -162,6 +163,25 @@ enum Command {
         #[command(flatten)]
         format: Formatted,
     },
+    /// Serve a contract, or an OpenAPI document (imported in memory as `import --expose` does),
+    /// in front of its API with no build: `mcp` (stdio), `http` (streamable HTTP) or `call TOOL`.
+    ///
+    /// e.g. `stitchgen gateway api.yaml mcp --origin https://api.example.com`; `stitchgen gateway
+    /// api.yaml mcp --help` lists the options.
+    Gateway {
+        /// A contract (`*.stitch.yaml`), or an OpenAPI 3.0 or 3.1 document (JSON or YAML).
+        #[arg(value_name = "CONTRACT|OPENAPI")]
+        source: PathBuf,
+        /// Import in search mode: three tools (search, describe, call) over a catalog of every
+        /// tool, for APIs past what clients take (`import --search`).
+        #[arg(long)]
+        search: bool,
+        #[command(flatten)]
+        target: Target,
+        /// `mcp`, `http` or `call TOOL`, and their options.
+        #[arg(value_name = "COMMAND", trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<OsString>,
+    },
     /// Print the JSON Schema of the contract DSL, for editors.
     Schema {
         /// Print the schema of `--format json` findings instead (schema/findings.schema.json).
@@ -212,6 +232,10 @@ pub fn main() -> ExitCode {
             let options = crate::import::ImportOptions { service, expose, lenient, search };
             let code = import(&openapi, &out, &options, &mut r);
             r.finish(code)
+        }
+        Command::Gateway { source, search, target, args } => {
+            let mut r = Reporter::new(findings::Command::Check, Format::Human, color);
+            gateway(&source, search, &target.options(), args, &mut r)
         }
         Command::Schema { findings } => {
             print!("{}", if findings { findings::schema_json() } else { crate::dsl::schema_json() });
@@ -463,6 +487,49 @@ fn input(item: &str) -> Result<(String, Vec<u8>), String> {
     let path = Path::new(item);
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", crate::source::display_path(path)))?;
     Ok((crate::source::display_path(path), bytes))
+}
+
+/// `stitchgen gateway`: the contract, or the contract imported in memory from an OpenAPI
+/// document, served from memory (no generated Rust) by the runtime's gateway. Only errors are
+/// reported: the gateway's stderr may be a model's to read (`call`); warnings are `check`'s.
+fn gateway(source: &Path, search: bool, options: &crate::Options, args: Vec<OsString>, r: &mut Reporter) -> ExitCode {
+    let name = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let checked = if [".stitch.yaml", ".stitch.yml", ".stitch.json"].iter().any(|s| name.ends_with(s)) {
+        match crate::check_files_with(&[source], options) {
+            Ok(checked) => checked,
+            Err(e) => return r.failure(&e),
+        }
+    } else {
+        let import = crate::import::ImportOptions { service: None, expose: true, lenient: false, search };
+        let imported = match crate::import::import(source, &import) {
+            Ok(imported) => imported,
+            Err(e) => return r.failure(&e),
+        };
+        let Some(contract) = imported.contract else {
+            let errors = errors(&imported.diagnostics);
+            r.diagnostics(&errors, &imported.sources, "import");
+            return ExitCode::from(FINDINGS);
+        };
+        let stem = name.split('.').next().unwrap_or("api");
+        crate::check_inputs(&[(format!("{stem}.stitch.yaml"), contract.into_bytes())], options)
+    };
+    if checked.has_errors() {
+        r.diagnostics(&errors(&checked.diagnostics), &checked.sources, "serve the contract");
+        return ExitCode::from(FINDINGS);
+    }
+    let facts = match crate::memory::in_memory(&checked).and_then(|f| f.servable().map(|()| f)) {
+        Ok(facts) => facts,
+        Err(e) => return r.failure(&e),
+    };
+    let (types, catalog) = (facts.types, facts.catalog);
+    let remote = move |origin| stitchgen_runtime::remote::service(types, catalog, origin);
+    let gateway = stitchgen_runtime::gateway::Gateway::new(facts.name, facts.mcp_tools, facts.mcp_catalog, remote);
+    let bin = format!("stitchgen gateway {}", crate::source::display_path(source));
+    gateway.main(&bin, std::iter::once(OsString::from(&bin)).chain(args).collect())
+}
+
+fn errors(diags: &[crate::diag::Diagnostic]) -> Vec<crate::diag::Diagnostic> {
+    diags.iter().filter(|d| d.severity() == diag::Severity::Error).cloned().collect()
 }
 
 /// Runs the pipeline and reports its diagnostics; the exit code when it cannot go on.
