@@ -106,6 +106,10 @@ const TOOLS: &[(&str, usize)] = &[
 static QUERY_FIELDS: AtomicUsize = AtomicUsize::new(0);
 const QUERY_FIELDS_AGREED: usize = 2838;
 
+/// Documents whose MCP tool list, built in memory for `stitchgen gateway`, is `generate`'s byte
+/// for byte (every one imported with `--expose`).
+static SERVED_IN_MEMORY: AtomicUsize = AtomicUsize::new(0);
+
 /// The share of JSON operations that must be tools, over the whole corpus.
 const MIN_TOOL_SHARE: f64 = 0.95;
 
@@ -124,6 +128,7 @@ fn json_operations(checked: &stitchgen::Checked) -> (usize, usize) {
 /// Generates a checked contract; a failure or an error diagnostic is described. Returns the
 /// tools of its MCP manifest.
 fn generate(name: &str, checked: stitchgen::Checked) -> Result<Vec<serde_json::Value>, String> {
+    let memory = stitchgen::memory::in_memory(&checked).map_err(|e| format!("{name}: not served in memory: {e}"))?;
     let generated = stitchgen::generate_checked(checked).map_err(|e| format!("{name}: generate failed: {e}"))?;
     if generated.artifacts.is_empty() {
         let c = &generated.checked;
@@ -144,6 +149,11 @@ fn generate(name: &str, checked: stitchgen::Checked) -> Result<Vec<serde_json::V
     println!("{name}: {agreed} query fields read as openapi.json lists them");
     QUERY_FIELDS.fetch_add(agreed, Ordering::SeqCst);
     let manifest = artifact("mcp-tools.json")?;
+    let written = generated.artifacts.iter().find(|a| a.name == "mcp-tools.json").map(|a| a.bytes.as_slice());
+    if written != Some(memory.mcp_tools.as_bytes()) {
+        return Err(format!("{name}: the tool list served in memory is not mcp-tools.json"));
+    }
+    SERVED_IN_MEMORY.fetch_add(1, Ordering::SeqCst);
     Ok(manifest["tools"].as_array().cloned().unwrap_or_default())
 }
 
@@ -244,4 +254,5 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
     assert!(share >= MIN_TOOL_SHARE, "only {json_tools} of {json_ops} JSON operations are tools");
     assert_eq!(LOUD_PANICS.load(Ordering::SeqCst), 0, "a panic message reached stderr");
     assert_eq!(QUERY_FIELDS.load(Ordering::SeqCst), QUERY_FIELDS_AGREED, "query fields read as listed");
+    assert_eq!(SERVED_IN_MEMORY.load(Ordering::SeqCst), 10, "tool lists served in memory as generated");
 }
