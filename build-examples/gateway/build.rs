@@ -1,6 +1,7 @@
 //! Generates the contract named by `GATEWAY_CONTRACT` (default: the Petstore imported beside this
 //! crate) into `$OUT_DIR/contract/`, and `$OUT_DIR/gateway.rs`, which includes its module and
-//! names its remote service for `main.rs`.
+//! names its remote service for `main.rs`: the module's compiled operation definitions served by
+//! `remote::service`, the very dispatch `stitchgen gateway` serves its in-memory ones with.
 
 use std::path::{Path, PathBuf};
 
@@ -38,8 +39,10 @@ fn main() {
          pub const MCP_CATALOG: Option<&str> = {catalog};\n\
          /// The contract's service name.\n\
          pub const NAME: &str = {module:?};\n\
-         /// The contract's service in front of `origin`.\n\
-         pub fn remote(origin: ::stitchgen_runtime::remote::Origin) -> ::stitchgen_runtime::Service {{\n    {module}::remote(origin)\n}}\n"
+         /// The contract's service in front of `origin`: every operation forwarded as JSON, judged\n\
+         /// by the contract's schemas alone, as `stitchgen gateway` serves it from memory.\n\
+         pub fn remote(origin: ::stitchgen_runtime::remote::Origin) -> ::stitchgen_runtime::Service {{\n    \
+         ::stitchgen_runtime::remote::service({module}::TYPES, {module}::CATALOG, origin)\n}}\n"
     );
     std::fs::write(out.join("gateway.rs"), gateway).expect("OUT_DIR is writable");
 }

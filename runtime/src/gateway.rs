@@ -75,8 +75,7 @@ impl Gateway {
         if args.get(1).is_some_and(|a| a == "call") {
             return runtime.block_on(self.call(bin, args));
         }
-        let cli = ToolCli::new([(self.remote)(Origin::new("http://127.0.0.1"))]);
-        let matches = match self.command(bin, &cli).try_get_matches_from(args) {
+        let matches = match self.command(bin).try_get_matches_from(args) {
             Ok(m) => m,
             Err(e) => e.exit(),
         };
@@ -120,7 +119,7 @@ impl Gateway {
         cli.run(name, args.into_iter().skip(1)).await
     }
 
-    fn command(&self, bin: &'static str, cli: &ToolCli) -> Command {
+    fn command(&self, bin: &'static str) -> Command {
         Command::new("gateway")
             .bin_name(bin)
             .about(format!("The `{}` contract's tool surfaces in front of its running API", self.name))
@@ -154,7 +153,13 @@ impl Gateway {
                         "A browser Origin allowed to call (`https://app.example.com:443`); once one is given, requests from any other Origin are refused",
                     )),
             ))
-            .subcommand(cli.command("call").about("Call one tool (the API's URL in GATEWAY_ORIGIN)"))
+            // Listed for the usage only: `call` is parsed above, by the CLI surface, whose
+            // `call --help` lists the tools (building them here would compile every schema twice).
+            .subcommand(
+                Command::new("call")
+                    .about("Call one tool (the API's URL in GATEWAY_ORIGIN); `call --help` lists them")
+                    .allow_external_subcommands(true),
+            )
     }
 
     /// The remote service, the identity of its callers: from `--origin`, `--header` and `--scope`.

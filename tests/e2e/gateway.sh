@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The gateway in front of an API nobody here wrote: Prism (pinned, installed into .tools/) mocks
 # the Petstore description of the corpus and validates every request against that original
-# document; the gateway, built for the Petstore imported with --expose, calls it on the CLI
-# surface and over MCP (the official Python SDK). Prism refuses no request the gateway forwards,
-# the runner refuses none of Prism's answers, and an invalid argument never leaves the gateway.
-# Then every corpus document the same way (tests/e2e/gateway/corpus.py): its tools called with
-# arguments made from their schemas, each refusal named in docs/import.md. Last, search mode
-# (tests/e2e/gateway/search.py): DigitalOcean's tools behind search, describe and call.
+# document; the gateway, built for the Petstore imported with --expose, and `stitchgen gateway`
+# serving the same document from memory, call it on the CLI surface, and the built one over MCP
+# (the official Python SDK). Prism refuses no request a gateway forwards, the runner refuses none
+# of Prism's answers, and an invalid argument never leaves the gateway. Then every corpus document
+# served from memory (tests/e2e/gateway/corpus.py; a few built too, every call ending the same
+# way): its tools called with arguments made from their schemas, each refusal named in
+# docs/import.md. Last, search mode (tests/e2e/gateway/search.py): DigitalOcean's tools behind
+# search, describe and call.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -41,21 +43,24 @@ export GATEWAY_ORIGIN="http://127.0.0.1:$port"
 gateway="$target/gateway"
 received() { grep -c 'Request received' "$work/prism.log" || true; }
 
-echo "-- the CLI surface in front of Prism"
 check_call() { # check_call NAME PATTERN -- ARGS...: exit 0 and stdout matching PATTERN
   local name=$1 pattern=$2; shift 3
-  if "$gateway" call "$@" --json >"$work/out" 2>"$work/err" && grep -qE "$pattern" "$work/out"; then ok "$name"
+  if "${serve[@]}" call "$@" --json >"$work/out" 2>"$work/err" && grep -qE "$pattern" "$work/out"; then ok "$name"
   else no "$name"; cat "$work/out" "$work/err"; fi
 }
-check_call "find_pets: the list, wrapped" '^\{"items":\[' -- find_pets --limit 2 --tags a --tags b
-check_call "find_pet_by_id: a pet" '"name":' -- find_pet_by_id --id 7
-check_call "add_pet: the pet created" '"id":' -- add_pet --name Rex --tag dog
-check_call "delete_pet: no answer" '^null$' -- delete_pet --id 7
-before=$(received)
-code=0; "$gateway" call find_pets --limit many >/dev/null 2>"$work/err" || code=$?
-if [ "$code" -eq 1 ] && grep -q VALIDATION_ERROR "$work/err" && [ "$(received)" = "$before" ]; then
-  ok "an invalid argument is refused here, and never sent"
-else no "an invalid argument is refused here, and never sent (exit $code)"; cat "$work/err"; fi
+for how in built "from memory"; do
+  if [ "$how" = built ]; then serve=("$gateway"); else serve=("$target/stitchgen" gateway "$work/petstore.json"); fi
+  echo "-- the CLI surface in front of Prism, the gateway $how"
+  check_call "find_pets: the list, wrapped" '^\{"items":\[' -- find_pets --limit 2 --tags a --tags b
+  check_call "find_pet_by_id: a pet" '"name":' -- find_pet_by_id --id 7
+  check_call "add_pet: the pet created" '"id":' -- add_pet --name Rex --tag dog
+  check_call "delete_pet: no answer" '^null$' -- delete_pet --id 7
+  before=$(received)
+  code=0; "${serve[@]}" call find_pets --limit many >/dev/null 2>"$work/err" || code=$?
+  if [ "$code" -eq 1 ] && grep -q VALIDATION_ERROR "$work/err" && [ "$(received)" = "$before" ]; then
+    ok "an invalid argument is refused here, and never sent"
+  else no "an invalid argument is refused here, and never sent (exit $code)"; cat "$work/err"; fi
+done
 
 echo "-- MCP over stdio, official Python SDK"
 suite "mcp python sdk in front of Prism" -- \
@@ -70,14 +75,14 @@ e2e_venv=$venv
 oas_python="$venv/bin/python"
 venv=$e2e_venv
 spec_dir="${MCP_SPEC_DIR:-$root/../shared/mcp-spec}"
-# Search mode runs beside the corpus (its build waits for the corpus's current one; the calls of
-# both are mostly one core each); its lines follow the corpus's.
+# Search mode runs beside the corpus (the calls of both are mostly one core each); its lines
+# follow the corpus's.
 mkdir -p "$work/search"
 "$venv/bin/python" tests/e2e/gateway/search.py "$target/stitchgen" "$prism/node_modules/.bin/prism" \
   "$corpus" "$work/search" "$spec_dir" >"$work/search.out" 2>&1 &
 searching=$!
 
-echo "-- every corpus document, each mocked by Prism, the gateway built for its import"
+echo "-- every corpus document, each mocked by Prism, served from memory (a few built too)"
 suite "the gateway in front of every corpus document: no refusal left unexplained (docs/import.md)" -- \
   "$venv/bin/python" tests/e2e/gateway/corpus.py "$target/stitchgen" "$prism/node_modules/.bin/prism" "$oas_python" \
   "$corpus" "$work/corpus"

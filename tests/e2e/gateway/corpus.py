@@ -6,10 +6,12 @@ usage: corpus.py STITCHGEN_BIN PRISM_BIN OAS_PYTHON CORPUS_DIR WORK_DIR [DOCUMEN
 OAS_PYTHON is a Python with openapi-schema-validator (tests/conformance/venv.sh's); DOCUMENT,
 the first word of a corpus file name (`box`), runs only those.
 
-For each document: import it with `--expose`, build the gateway for that contract
-(`GATEWAY_CONTRACT`), let Prism mock the original document (it validates every request against
-it and answers with data made from it), and call every tool over MCP (the official Python SDK)
-with arguments made from its input schema (sample.py). Each call ends one way:
+For each document: serve it with `stitchgen gateway DOCUMENT mcp` (imported in memory as
+`import --expose` imports it, no build), let Prism mock the original document (it validates every
+request against it and answers with data made from it), and call every tool over MCP (the
+official Python SDK) with arguments made from its input schema (sample.py). For the documents of
+COMPILED, the gateway is also built as Rust for the imported contract (`GATEWAY_CONTRACT`), and
+every call must end the same way through both. Each call ends one way:
 
 - answered: the origin's answer passed the contract and came back;
 - request refused: the origin answered 4xx (Prism's 422 means the gateway sent what the original
@@ -63,6 +65,9 @@ MIN_SERVED = 0.9
 # Where a gap of the import keeps a document below it, its own floor, with the reason in
 # docs/import.md: Twilio's routes put `.json` after the last parameter (`/Calls/{Sid}.json`).
 MIN_SERVED_OF = {"twilio": 0.45}
+# The documents whose gateway is also compiled (`GATEWAY_CONTRACT`) and held to the in-memory one:
+# small ones, since each is a build of its generated module.
+COMPILED = {"petstore", "ollama"}
 # One tool call, the origin included: past the gateway's own 30 s on the origin. Prism answers in
 # milliseconds, but its generator can spin on a schema for good (it is then started again).
 CALL_SECONDS = 45
@@ -83,33 +88,46 @@ def credentials(openapi):
     return [f"{name}={'corpus:token' if basic(s) else 'corpus-token'}" for name, s in sorted(schemes.items())]
 
 
-def build(bin_, name, original, work, flags=()):
-    """The exposed contract (imported with `flags` too), its artifacts and a gateway binary
-    built for it."""
+def prepare(bin_, name, original, work, flags=()):
+    """The exposed contract (imported with `flags` too) and its artifacts, what the checks read;
+    and the command of the gateway serving the original document from memory, imported the same
+    way, to which `mcp --origin …` is added."""
     contract = work / f"{name}.stitch.yaml"
     run([bin_, "import", str(original), "--expose", *flags, "--out", str(contract), "--color", "never"])
     run([bin_, "generate", str(contract), "--out", str(work / "gen"), "--color", "never"])
+    manifest = json.loads((work / "gen" / "mcp-tools.json").read_text())
+    return [str(bin_), "gateway", str(original), *flags, "--color", "never"], manifest
+
+
+def build(contract, work):
+    """A gateway binary built for `contract`, and the seconds it took."""
     gateway = work / "gateway"
-    # One build at a time across processes (search.py runs beside this): each leaves its binary
-    # at the same path until it is copied.
+    # One build at a time across processes: each leaves its binary at the same path until it is
+    # copied.
     with open(TARGET.parent / "gateway-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         start = time.monotonic()
         run(["cargo", "build", "--locked", "-q", "-p", "gateway-example"], env={**os.environ, "GATEWAY_CONTRACT": str(contract)})
         shutil.copy(TARGET / "gateway", gateway)
-    return gateway, json.loads((work / "gen" / "mcp-tools.json").read_text()), time.monotonic() - start
+    return [str(gateway)], time.monotonic() - start
 
 
 def builds(bin_, chosen, work):
-    """(name, original, folder, future gateway) for each document in order: the next gateway builds
-    while the tools of this one are called (cargo builds one at a time; the calls are mostly
-    Prism's and the client's single core)."""
+    """(name, original, folder, future (in-memory command, manifest, compiled command or None,
+    build seconds)) for each document in order: the next one is prepared, and for COMPILED built,
+    while the tools of this one are called (the calls are mostly Prism's and the client's single
+    core)."""
+    def one_document(first, original, dir_):
+        served, manifest = prepare(str(bin_), first, original, dir_)
+        compiled, built = build(dir_ / f"{first}.stitch.yaml", dir_) if first in COMPILED else (None, 0.0)
+        return served, manifest, compiled, built
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as builder:
         pending = []
         for first, original in chosen:
             dir_ = work / first
             dir_.mkdir(parents=True)
-            pending.append((first, original, dir_, builder.submit(build, str(bin_), first, original, dir_)))
+            pending.append((first, original, dir_, builder.submit(one_document, first, original, dir_)))
         yield from pending
 
 
@@ -146,16 +164,17 @@ def outcome(result):
 
 
 async def call_all(gateway, prism, origin, pairs, tools, errlog):
-    args = ["mcp", "--origin", origin] + [a for p in pairs for a in ("--credential", p)]
-    params = StdioServerParameters(command=str(gateway), args=args)
+    """Every tool of `tools` called through the gateway command `gateway` (a list)."""
+    args = gateway[1:] + ["mcp", "--origin", origin] + [a for p in pairs for a in ("--credential", p)]
+    params = StdioServerParameters(command=gateway[0], args=args)
     results = {}
     # The gateway's log (what it keeps from callers) goes to a file beside Prism's, not CI's output.
     async with stdio_client(params, errlog=errlog) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             listed = await session.list_tools()
-            if len(listed.tools) != len(tools):
-                raise RuntimeError(f"tools/list gave {len(listed.tools)} tools, mcp-tools.json {len(tools)}")
+            if [t.name for t in listed.tools] != [t["name"] for t in tools]:
+                raise RuntimeError(f"tools/list gave {len(listed.tools)} tools, not mcp-tools.json's {len(tools)}")
             for tool in tools:
                 arguments = sample.arguments(tool["inputSchema"])
                 if arguments is None:
@@ -391,18 +410,25 @@ def main():
     failures, used = [], set()
     chosen = [(re.split(r"[-.]", name)[0], original) for name, original in docs]
     chosen = [(first, original) for first, original in chosen if not only or first in only]
-    for first, original, dir_, gateway in builds(bin_, chosen, work):
+    for first, original, dir_, prepared in builds(bin_, chosen, work):
         try:
-            gateway, manifest, built = gateway.result()
+            served, manifest, compiled, built = prepared.result()
             openapi = json.loads((dir_ / "gen" / "openapi.json").read_text())
             mock = Prism(prism, original, dir_)
             recorder = Recorder(mock.url)
             try:
+                pairs = credentials(openapi)
                 with open(dir_ / "gateway.log", "w") as errlog:
-                    pairs = credentials(openapi)
-                    results = anyio.run(call_all, gateway, mock, recorder.url, pairs, manifest["tools"], errlog)
+                    results = anyio.run(call_all, served, mock, recorder.url, pairs, manifest["tools"], errlog)
+                outcomes = {tool: kind for tool, (kind, _) in results.items()}
                 log = (dir_ / "prism.log").read_text()
                 attribute(results, log, recorder.answers, judge_with(original_py, original))
+                if compiled:
+                    with open(dir_ / "compiled.log", "w") as errlog:
+                        theirs = anyio.run(call_all, compiled, mock, mock.url, pairs, manifest["tools"], errlog)
+                    for tool, (kind, detail) in sorted(theirs.items()):
+                        if outcomes[tool] != kind:
+                            failures.append(f"{first}: {tool}: in memory {outcomes[tool]}, compiled {kind}: {detail}")
             finally:
                 recorder.close()
                 mock.stop()
@@ -431,7 +457,8 @@ def main():
         violations = (dir_ / "prism.log").read_text().count("Violation")
         print(f"gateway corpus: {first:14} {len(results):4} tools: " + ", ".join(
             f"{counts.get(k, 0)} {k}" for k in KINDS) +
-              f"; Prism logged {violations} violations; built in {built:.0f} s", flush=True)
+              f"; Prism logged {violations} violations" +
+              (f"; compiled too (built in {built:.0f} s), every call the same" if compiled else ""), flush=True)
     for row in listed:
         if row not in used and (not only or row[0] in only):
             print(f"gateway corpus: docs/import.md explains {row[0]} {row[1]} ({row[2]}), and nothing refused so: "

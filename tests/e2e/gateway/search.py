@@ -1,6 +1,7 @@
 """Search mode in front of a real API: the DigitalOcean document of the corpus, imported with
-`--expose --search`, its gateway in front of Prism mocking the original, called through the
-official MCP Python SDK as a model's client would.
+`--expose --search` and served from memory (`stitchgen gateway DOCUMENT --search mcp`), in front
+of Prism mocking the original, called through the official MCP Python SDK as a model's client
+would.
 
 usage: search.py STITCHGEN_BIN PRISM_BIN CORPUS_DIR WORK_DIR MCP_SPEC_DIR
 
@@ -58,8 +59,8 @@ def requests_seen(prism):
 
 
 async def session_checks(gateway, prism, pairs, catalog):
-    args = ["mcp", "--origin", prism.url] + [a for p in pairs for a in ("--credential", p)]
-    async with stdio_client(StdioServerParameters(command=str(gateway), args=args)) as (read, write):
+    args = gateway[1:] + ["mcp", "--origin", prism.url] + [a for p in pairs for a in ("--credential", p)]
+    async with stdio_client(StdioServerParameters(command=gateway[0], args=args)) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             listed = await session.list_tools()
@@ -116,9 +117,8 @@ def main():
     (work / "docs").mkdir(exist_ok=True)
     docs = dict(corpus.unpack(pathlib.Path(corpus_dir), work / "docs"))
     original = next(entry for name, entry in docs.items() if name.startswith("digitalocean"))
-    gateway, manifest, built = corpus.build(bin_, "digitalocean", original, work, ["--search"])
+    gateway, manifest = corpus.prepare(bin_, "digitalocean", original, work, ["--search"])
     tools = manifest["tools"]
-    print(f"search: the DigitalOcean gateway built in {built:.0f} s", flush=True)
 
     upfront = len(json.dumps({"tools": tools}, separators=(",", ":"), ensure_ascii=False).encode())
     check(f"mcp-tools.json lists three tools in {upfront} bytes, at most {UPFRONT_BYTES}",
