@@ -4,7 +4,7 @@
 //! handler that answers a valid value of each schema and records what it received. Success
 //! answers, headers, raw bodies, uploads and stream frames come back equal; each declared error
 //! comes back as its code; an invalid input is refused before sending with validation on and by
-//! the server with it off.
+//! the server with it off. And every module is the service built in memory from its contract.
 
 // The helpdesk's and directory's handlers are here for their views and presenters only.
 #[allow(dead_code)]
@@ -427,4 +427,44 @@ fn every_valid_fixture_is_a_case() {
         .collect();
     let cases: Vec<String> = every_fixture().iter().map(|c| c.module.trim_start_matches("r#").to_owned()).collect();
     assert_eq!(modules, cases);
+}
+
+/// The service built in memory from the contracts (no generated Rust, what `stitchgen gateway`
+/// serves) and the modules compiled here from them: the same operation definitions and types
+/// document, value for value, and the same MCP tool list, byte for byte.
+#[test]
+fn every_compiled_module_is_the_service_built_in_memory() {
+    let out = std::path::Path::new(env!("OUT_DIR"));
+    // The contracts in the order the build script gives them: module names depend on it.
+    let mut contracts: Vec<std::path::PathBuf> = std::fs::read_dir("../../fixtures/valid")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".stitch.yaml"))
+        .collect();
+    contracts.sort();
+    contracts.extend((1..=4).map(|seed| out.join(format!("random/svc{seed}.stitch.yaml"))));
+    let names = stitchgen_tests::names::sample().into_iter();
+    contracts.extend(names.map(|(seed, ..)| out.join(format!("random/names{seed}.stitch.json"))));
+    let checked = stitchgen::check_files(&contracts).unwrap();
+    let services = stitchgen::memory::services(&checked).unwrap();
+    let tools = std::fs::read_to_string(out.join("mcp-tools.json")).unwrap();
+    assert!(services.iter().all(|s| s.mcp_tools == tools), "the MCP tool list is generate's, byte for byte");
+
+    use fixtures::random::{svc1, svc2, svc3, svc4};
+    let random = [
+        ("svc1", svc1::CATALOG, svc1::TYPES),
+        ("svc2", svc2::CATALOG, svc2::TYPES),
+        ("svc3", svc3::CATALOG, svc3::TYPES),
+        ("svc4", svc4::CATALOG, svc4::TYPES),
+    ];
+    let compiled = every_fixture().into_iter().map(|c| (c.module, c.catalog, c.types)).chain(random);
+    let mut compared = 0;
+    for (name, catalog, types) in compiled {
+        let name = name.trim_start_matches("r#");
+        let memory = services.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no service `{name}`"));
+        assert_eq!(format!("{:#?}", memory.catalog), format!("{catalog:#?}"), "{name}");
+        assert_eq!(memory.types, types, "{name}");
+        compared += 1;
+    }
+    assert_eq!(compared, 42);
 }
