@@ -66,8 +66,9 @@ MIN_SERVED = 0.9
 # docs/import.md: Twilio's routes put `.json` after the last parameter (`/Calls/{Sid}.json`).
 MIN_SERVED_OF = {"twilio": 0.45}
 # The documents whose gateway is also compiled (`GATEWAY_CONTRACT`) and held to the in-memory one:
-# small ones, since each is a build of its generated module.
-COMPILED = {"petstore", "ollama"}
+# small ones, since each is a build of its generated module. `GATEWAY_COMPILED="box discord"`
+# names others, `all` every one.
+COMPILED = set(os.environ.get("GATEWAY_COMPILED", "petstore ollama").split())
 # One tool call, the origin included: past the gateway's own 30 s on the origin. Prism answers in
 # milliseconds, but its generator can spin on a schema for good (it is then started again).
 CALL_SECONDS = 45
@@ -119,7 +120,8 @@ def builds(bin_, chosen, work):
     core)."""
     def one_document(first, original, dir_):
         served, manifest = prepare(str(bin_), first, original, dir_)
-        compiled, built = build(dir_ / f"{first}.stitch.yaml", dir_) if first in COMPILED else (None, 0.0)
+        chosen = first in COMPILED or "all" in COMPILED
+        compiled, built = build(dir_ / f"{first}.stitch.yaml", dir_) if chosen else (None, 0.0)
         return served, manifest, compiled, built
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as builder:
