@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
@@ -115,19 +115,43 @@ enum Gate {
     Passed,
 }
 
-/// The schemas of one operation, compiled once.
+/// What one operation's calls read of its definition: the view defaults, parsed once, and the
+/// schemas, compiled at its first call. A service of hundreds of operations starts at once, and
+/// holds compiled only the schemas of the operations called (each validator holds what it
+/// reaches of the types document: Stripe's, compiled for every operation up front, took seconds
+/// and 2 GB).
 struct Compiled {
+    validators: OnceLock<Validators>,
+    defaults: Map<String, Value>,
+}
+
+/// The schemas of one operation, compiled.
+struct Validators {
     params: Option<jsonschema::Validator>,
     input: Option<jsonschema::Validator>,
     output: Option<jsonschema::Validator>,
     view: Option<jsonschema::Validator>,
     item: Option<Arc<jsonschema::Validator>>,
     terminal: Option<Arc<jsonschema::Validator>>,
-    defaults: Map<String, Value>,
+}
+
+impl Validators {
+    fn compile(op: &OperationDef, types: &jsonschema::Registry<'_>) -> Self {
+        Validators {
+            params: compile(op.params_schema, "params", op, types),
+            input: compile(op.input_schema, "input", op, types),
+            output: compile(op.output_schema, "output", op, types),
+            view: compile(op.view.as_ref().and_then(|v| v.output_schema), "view", op, types),
+            item: compile(op.http_kind.stream.as_ref().map(|s| s.item_schema), "stream item", op, types).map(Arc::new),
+            terminal: compile(op.http_kind.stream.as_ref().and_then(|s| s.terminal_schema), "terminal", op, types)
+                .map(Arc::new),
+        }
+    }
 }
 
 struct Inner {
     ops: &'static [&'static OperationDef],
+    types: jsonschema::Registry<'static>,
     compiled: Vec<Compiled>,
     dispatch: Box<dyn Dispatch>,
     gate: Option<ScopeGate>,
@@ -174,25 +198,25 @@ pub(crate) fn registry(types: &'static str) -> jsonschema::Registry<'static> {
 
 impl Service {
     /// A service over the catalog `ops` whose schemas refer to `types` (the module's types
-    /// document), dispatching to `dispatch`. Compiles every schema once. Generated code calls
-    /// this; it panics only on a generated module that was edited by hand.
+    /// document), dispatching to `dispatch`. Each operation's schemas are compiled once, at its
+    /// first call. Generated code calls this; it panics (here, or at an operation's first call)
+    /// only on a generated module that was edited by hand.
     pub fn new(types: &'static str, ops: &'static [&'static OperationDef], dispatch: impl Dispatch) -> Self {
         let types = registry(types);
         let compiled = ops
             .iter()
             .map(|op| Compiled {
-                params: compile(op.params_schema, "params", op, &types),
-                input: compile(op.input_schema, "input", op, &types),
-                output: compile(op.output_schema, "output", op, &types),
-                view: compile(op.view.as_ref().and_then(|v| v.output_schema), "view", op, &types),
-                item: compile(op.http_kind.stream.as_ref().map(|s| s.item_schema), "stream item", op, &types)
-                    .map(Arc::new),
-                terminal: compile(op.http_kind.stream.as_ref().and_then(|s| s.terminal_schema), "terminal", op, &types)
-                    .map(Arc::new),
+                validators: OnceLock::new(),
                 defaults: op.view.as_ref().and_then(|v| serde_json::from_str(v.defaults).ok()).unwrap_or_default(),
             })
             .collect();
-        Service { inner: Arc::new(Inner { ops, compiled, dispatch: Box::new(dispatch), gate: None }) }
+        Service { inner: Arc::new(Inner { ops, types, compiled, dispatch: Box::new(dispatch), gate: None }) }
+    }
+
+    /// The compiled schemas of operation `op`, compiled at its first call.
+    fn validators(&self, op: usize) -> &Validators {
+        let inner = &self.inner;
+        inner.compiled[op].validators.get_or_init(|| Validators::compile(inner.ops[op], &inner.types))
     }
 
     /// Sets the scope gate. Without one, a non-public operation needs an identity holding its scope.
@@ -294,10 +318,11 @@ impl Service {
         gate: Gate,
     ) -> Result<(ToolOutcome, Option<crate::HttpPayload>), AppError> {
         let def = self.inner.ops[op];
-        let compiled = &self.inner.compiled[op];
         if matches!(gate, Gate::Ahead) {
             self.gate(def, ctx)?;
         }
+        // After the gate: a caller without the right costs no compiling.
+        let compiled = self.validators(op);
         validate(compiled.params.as_ref(), &call.params, "params")?;
         path_segments(def, &call.params)?;
         match &compiled.input {
