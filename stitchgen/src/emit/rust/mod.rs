@@ -108,7 +108,7 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>) -> Result<String, S
         .into_iter()
         .map(|(name, path)| path.parse().map(|p| (name, p)).map_err(|e| format!("type path `{path}`: {e}")))
         .collect::<Result<_, _>>()?;
-    let texts = ops::Texts::default();
+    let texts = statics::Texts::default();
     let ops: Vec<ops::Op<'_>> =
         svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &paths, &texts)).collect();
     let (body, view_bounds) = ops::body(svc, &ops, &texts);

@@ -6,7 +6,52 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use stitchgen_runtime as rt;
 
-use super::ops::{Texts, raw_literal};
+/// Every schema text of a module, each written once as a private `SCHEMA_n` constant of the
+/// service module: operations that share a type share its text, and the module stays small.
+#[derive(Default)]
+pub(super) struct Texts(std::cell::RefCell<indexmap::IndexMap<String, usize>>);
+
+impl Texts {
+    /// The constant holding `text`, as operation modules name it.
+    pub(super) fn name(&self, text: String) -> TokenStream {
+        let mut texts = self.0.borrow_mut();
+        let next = texts.len();
+        let index = *texts.entry(text).or_insert(next);
+        let name = format_ident!("SCHEMA_{}", index);
+        quote!(super::#name)
+    }
+
+    /// The constants, in the order first used.
+    pub(super) fn constants(&self) -> TokenStream {
+        let items = self
+            .0
+            .borrow()
+            .iter()
+            .map(|(text, index)| {
+                let name = format_ident!("SCHEMA_{}", index);
+                let lit = raw_literal(text);
+                quote!(const #name: &str = #lit;)
+            })
+            .collect::<Vec<_>>();
+        quote!(#(#items)*)
+    }
+}
+
+/// `text` as a raw string literal (JSON is full of quotes: a raw literal is easier to read and
+/// cheaper to parse than one escape per quote), with enough `#`s that no `"#…` inside ends it
+/// early. Compact JSON has no newline or other control character, so the raw form holds it as
+/// it is.
+pub(super) fn raw_literal(text: &str) -> proc_macro2::Literal {
+    if text.chars().any(|c| c.is_control() || super::rewrite::is_bidi(c)) {
+        // Escaped, so the source shows what the text holds.
+        return proc_macro2::Literal::string(text);
+    }
+    let mut hashes = String::from("#");
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{text}\"{hashes}").parse().expect("a raw string literal parses")
+}
 
 /// `def` as a static's value; schema texts named through the module's shared constants.
 pub(super) fn operation(def: &rt::OperationDef, texts: &Texts) -> TokenStream {
