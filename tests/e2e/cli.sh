@@ -111,6 +111,15 @@ if [ -d fixtures/diff/route-changed ]; then
 fi
 expect 2 "diff, unknown git ref" -- "$bin" diff "git:no-such-ref:$contract" "$contract"
 
+# `stitchgen gateway`: what it serves from memory, and what it refuses before serving anything.
+expect 0 "gateway: an OpenAPI document's tools, no build" -- "$bin" gateway fixtures/import/valid/shop-3.0.json call --help
+expect 1 "gateway: a document that does not import" -- "$bin" gateway fixtures/import/diagnostics/E0904_ref_cycle.yaml mcp --origin http://127.0.0.1:9
+expect 1 "gateway: a contract with errors" -- "$bin" gateway fixtures/invalid/E0206_route_conflict.stitch.yaml mcp --origin http://127.0.0.1:9
+expect 2 "gateway: a contract whose views are Rust" -- "$bin" gateway fixtures/valid/helpdesk.stitch.yaml mcp --origin http://127.0.0.1:9
+if grep -q '`summarizeQueue` compute their tool answers in Rust' /tmp/stitchgen-e2e.err; then pass=$((pass + 1))
+else echo "FAIL: gateway: the operations needing Rust are named"; fail=$((fail + 1)); fi
+expect 2 "gateway: a missing document" -- "$bin" gateway fixtures/valid/does-not-exist.yaml mcp --origin http://127.0.0.1:9
+
 expect 2 "missing file" -- "$bin" check fixtures/valid/does-not-exist.stitch.yaml
 expect 2 "no arguments" -- "$bin" check
 expect 0 "schema" -- "$bin" schema
