@@ -58,8 +58,12 @@ impl ToolCli {
     /// headers here: the user who started the process is the caller (a token from the
     /// environment, a local credential).
     #[must_use]
-    pub fn identify(mut self, identify: impl Fn(&Caller<'_>) -> Ctx + Send + Sync + 'static) -> Self {
-        self.identify = std::sync::Arc::new(identify);
+    pub fn identify<F, Fut>(mut self, identify: F) -> Self
+    where
+        F: Fn(Caller) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Ctx, AppError>> + Send + 'static,
+    {
+        self.identify = crate::ctx::boxed(identify);
         self
     }
 
@@ -129,7 +133,11 @@ impl ToolCli {
     /// Calls `tool` with `args` as the identified caller and prints the answer or the envelope;
     /// the exit code of §4.
     pub async fn call(&self, tool: &str, args: Value, compact: bool) -> ExitCode {
-        let ctx = &(self.identify)(&Caller::new(Surface::Cli, None));
+        let ctx = match (self.identify)(Caller::new(Surface::Cli, None)).await {
+            Ok(ctx) => ctx,
+            Err(e) => return report(&e),
+        };
+        let ctx = &ctx;
         let Some(service) = self.services.iter().find(|s| s.find_tool(Surface::Cli, tool).is_some()) else {
             return report(&AppError::new(ErrorCode::NotFound, format!("unknown tool `{tool}`")));
         };

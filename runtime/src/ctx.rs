@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::Surface;
+use crate::{AppError, BoxFuture, Surface};
 
 /// Who is calling, as the application established it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -48,31 +48,36 @@ impl Ctx {
     }
 }
 
-/// What an adapter knows of a caller before reading a byte of its request: the surface, and
-/// the request headers where the transport has them (HTTP, MCP over streamable HTTP; not MCP
+/// What an adapter knows of a caller before reading a byte of its request body: the surface,
+/// and the request's head where the transport has one (HTTP, MCP over streamable HTTP; not MCP
 /// over stdio nor the command line, whose caller is the user who started the process).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
-pub struct Caller<'a> {
+pub struct Caller {
     /// The surface the call arrives on.
     pub surface: Surface,
-    /// The request headers, where the transport has them.
-    pub headers: Option<&'a ::http::HeaderMap>,
+    /// The request's method, URI, headers and extensions, where the transport has them.
+    pub parts: Option<::http::request::Parts>,
 }
 
-impl<'a> Caller<'a> {
-    /// A caller on `surface`, with the request's `headers` where there are any.
-    pub fn new(surface: Surface, headers: Option<&'a ::http::HeaderMap>) -> Self {
-        Caller { surface, headers }
+impl Caller {
+    /// A caller on `surface`, with the request's head where there is one.
+    pub fn new(surface: Surface, parts: Option<::http::request::Parts>) -> Self {
+        Caller { surface, parts }
+    }
+
+    /// The request headers, where the transport has them.
+    pub fn headers(&self) -> Option<&::http::HeaderMap> {
+        self.parts.as_ref().map(|p| &p.headers)
     }
 
     /// The value of header `name`, when present and text.
-    pub fn header(&self, name: &str) -> Option<&'a str> {
-        self.headers?.get(name)?.to_str().ok()
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers()?.get(name)?.to_str().ok()
     }
 
     /// The token of an `Authorization: Bearer TOKEN` header.
-    pub fn bearer(&self) -> Option<&'a str> {
+    pub fn bearer(&self) -> Option<&str> {
         let value = self.header("authorization")?;
         let (scheme, token) = value.split_once(' ')?;
         scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
@@ -80,13 +85,26 @@ impl<'a> Caller<'a> {
 }
 
 /// How an application establishes who is calling, the same on every adapter
-/// (`HttpApi::identify`, `McpServer::identify`, `ToolCli::identify`).
-pub type Identify = Arc<dyn Fn(&Caller<'_>) -> Ctx + Send + Sync>;
+/// (`HttpApi::identify`, `McpServer::identify`, `ToolCli::identify`): asynchronous, so a token
+/// can be looked up (a database, a key set fetched once), and able to refuse the request with an
+/// [`AppError`] (`UNAUTHORIZED`, say), which the caller receives as any other failure, before
+/// anything of the request is read.
+pub type Identify = Arc<dyn Fn(Caller) -> BoxFuture<'static, Result<Ctx, AppError>> + Send + Sync>;
+
+/// `identify` as the shared, boxed [`Identify`] every adapter holds.
+#[cfg(any(feature = "axum", feature = "mcp", feature = "cli"))]
+pub(crate) fn boxed<F, Fut>(identify: F) -> Identify
+where
+    F: Fn(Caller) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Ctx, AppError>> + Send + 'static,
+{
+    Arc::new(move |caller| Box::pin(identify(caller)))
+}
 
 /// The default of every adapter: every caller anonymous, so only public operations pass.
 #[cfg(any(feature = "axum", feature = "mcp", feature = "cli"))]
 pub(crate) fn anonymous() -> Identify {
-    Arc::new(|_| Ctx::anonymous())
+    boxed(|_| std::future::ready(Ok(Ctx::anonymous())))
 }
 
 /// What a projection sees besides the full answer: the parsed input of the call (view
@@ -104,13 +122,14 @@ mod tests {
 
     #[test]
     fn a_bearer_token_is_read_from_the_authorization_header_alone() {
-        let mut headers = ::http::HeaderMap::new();
-        headers.insert("authorization", "bearer  t0k ".parse().unwrap());
-        let caller = Caller::new(Surface::Http, Some(&headers));
+        let head = |value: &str| {
+            let req = ::http::Request::builder().header("authorization", value).body(()).unwrap();
+            Some(req.into_parts().0)
+        };
+        let caller = Caller::new(Surface::Http, head("bearer  t0k "));
         assert_eq!(caller.bearer(), Some("t0k"));
         assert_eq!(caller.header("Authorization"), Some("bearer  t0k "));
-        headers.insert("authorization", "Basic dTpw".parse().unwrap());
-        assert_eq!(Caller::new(Surface::Mcp, Some(&headers)).bearer(), None);
+        assert_eq!(Caller::new(Surface::Mcp, head("Basic dTpw")).bearer(), None);
         assert_eq!(Caller::new(Surface::Cli, None).header("authorization"), None);
     }
 }

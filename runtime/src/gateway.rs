@@ -113,8 +113,8 @@ impl Gateway {
                 return ExitCode::from(2);
             }
         };
-        let cli =
-            ToolCli::new([(self.remote)(origin)]).identify(|_| Ctx::with_identity("gateway", Vec::<String>::new()));
+        let cli = ToolCli::new([(self.remote)(origin)])
+            .identify(|_| std::future::ready(Ok(Ctx::with_identity("gateway", Vec::<String>::new()))));
         let name: &'static str = String::leak(format!("{bin} call"));
         cli.run(name, args.into_iter().skip(1)).await
     }
@@ -204,9 +204,11 @@ impl Gateway {
             return Err(format!("{local} is reachable beyond this machine: name the host callers reach it by, --allowed-host HOST (only loopback names are accepted otherwise)").into());
         }
         let forward = listen.forward;
-        let identify = move |caller: &Caller<'_>| match caller.header("authorization") {
-            Some(authorization) if forward => ctx.clone().forwarding(authorization),
-            _ => ctx.clone(),
+        let identify = move |caller: Caller| {
+            std::future::ready(Ok(match caller.header("authorization") {
+                Some(authorization) if forward => ctx.clone().forwarding(authorization),
+                _ => ctx.clone(),
+            }))
         };
         let mut mcp = self.server(service)?.named(&self.name).identify(identify);
         if !listen.hosts.is_empty() {

@@ -149,14 +149,18 @@ impl McpServer {
     /// Every call runs as `ctx` (a local stdio server acting for the user who started it).
     #[must_use]
     pub fn with_identity(self, ctx: Ctx) -> Self {
-        self.identify(move |_| ctx.clone())
+        self.identify(move |_| std::future::ready(Ok(ctx.clone())))
     }
 
     /// Establishes who is calling; over streamable HTTP the caller carries the request headers,
     /// over stdio none.
     #[must_use]
-    pub fn identify(mut self, identify: impl Fn(&Caller<'_>) -> Ctx + Send + Sync + 'static) -> Self {
-        self.identify = Arc::new(identify);
+    pub fn identify<F, Fut>(mut self, identify: F) -> Self
+    where
+        F: Fn(Caller) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Ctx, AppError>> + Send + 'static,
+    {
+        self.identify = crate::ctx::boxed(identify);
         self
     }
 
@@ -267,8 +271,11 @@ impl ServerHandler for McpServer {
         let listed = self.tools.iter().any(|t| t.name == request.name);
         let searched = self.catalog.as_ref().filter(|_| META_TOOLS.contains(&request.name.as_ref()));
         let service = self.services.iter().find(|s| s.find_tool(Surface::Mcp, &request.name).is_some());
-        let headers = context.extensions.get::<http::request::Parts>().map(|p| &p.headers);
-        let ctx = (self.identify)(&Caller::new(Surface::Mcp, headers));
+        let parts = context.extensions.get::<http::request::Parts>().cloned();
+        let ctx = match (self.identify)(Caller::new(Surface::Mcp, parts)).await {
+            Ok(ctx) => ctx,
+            Err(e) => return Ok(self.failure(&e).into()),
+        };
         let args = Value::Object(request.arguments.unwrap_or_default());
         let called = match (listed, searched, service) {
             (true, Some(catalog), _) => catalog.call(&self.services, Surface::Mcp, &request.name, args, &ctx).await,

@@ -154,13 +154,15 @@ struct Inner {
     types: jsonschema::Registry<'static>,
     compiled: Vec<Compiled>,
     dispatch: Box<dyn Dispatch>,
-    gate: Option<ScopeGate>,
 }
 
 /// A generated service with its handler: what every adapter mounts. Cheap to clone.
 #[derive(Clone)]
 pub struct Service {
     inner: Arc<Inner>,
+    /// The scope gate of this handle: [`Service::with_scope_gate`] sets it on one handle and the
+    /// clones made from it after, never on a clone made before.
+    gate: Option<ScopeGate>,
 }
 
 impl std::fmt::Debug for Service {
@@ -210,7 +212,7 @@ impl Service {
                 defaults: op.view.as_ref().and_then(|v| serde_json::from_str(v.defaults).ok()).unwrap_or_default(),
             })
             .collect();
-        Service { inner: Arc::new(Inner { ops, types, compiled, dispatch: Box::new(dispatch), gate: None }) }
+        Service { inner: Arc::new(Inner { ops, types, compiled, dispatch: Box::new(dispatch) }), gate: None }
     }
 
     /// The compiled schemas of operation `op`, compiled at its first call.
@@ -219,15 +221,16 @@ impl Service {
         inner.compiled[op].validators.get_or_init(|| Validators::compile(inner.ops[op], &inner.types))
     }
 
-    /// Sets the scope gate. Without one, a non-public operation needs an identity holding its scope.
+    /// This service with `gate` deciding who may call its non-public operations. Without one, a
+    /// non-public operation needs an identity holding its scope. The gate belongs to the handle
+    /// returned (and its clones): a clone made before keeps the gate it had.
     #[must_use]
     pub fn with_scope_gate(
-        self,
+        mut self,
         gate: impl Fn(&Ctx, &OperationDef) -> Result<(), AppError> + Send + Sync + 'static,
     ) -> Self {
-        let inner =
-            Arc::try_unwrap(self.inner).unwrap_or_else(|_| panic!("set the scope gate before cloning the service"));
-        Service { inner: Arc::new(Inner { gate: Some(Arc::new(gate)), ..inner }) }
+        self.gate = Some(Arc::new(gate));
+        self
     }
 
     /// The catalog, in declaration order.
@@ -381,7 +384,7 @@ impl Service {
                 format!("`{}` needs an identity with scope `{}`", def.action, def.scope),
             ));
         };
-        match &self.inner.gate {
+        match &self.gate {
             Some(gate) => gate(ctx, def),
             None if identity.scopes.iter().any(|s| s == def.scope) => Ok(()),
             None => Err(AppError::new(ErrorCode::Forbidden, format!("`{}` needs scope `{}`", def.action, def.scope))),

@@ -84,7 +84,8 @@ fn service() -> Service {
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
-    let cli = ToolCli::new([service()]).identify(|_| Ctx::with_identity("local", Vec::<String>::new()));
+    let cli = ToolCli::new([service()])
+        .identify(|_| std::future::ready(Ok(Ctx::with_identity("local", Vec::<String>::new()))));
     // The CLI surface parses its own arguments, so a usage error is a VALIDATION_ERROR (exit 1).
     if args.get(1).is_some_and(|a| a == "call") {
         return runtime.block_on(cli.run("directory call", args.into_iter().skip(1)));
@@ -158,9 +159,9 @@ async fn client(url: &str, team: Option<String>, id: Option<String>) -> Result<(
 async fn http(addr: &str, admin_token: Option<String>) -> Result<(), Error> {
     let service = service();
     // One `identify` for both surfaces: a bearer token over HTTP or MCP over streamable HTTP.
-    let identify = move |caller: &Caller<'_>| match (caller.bearer(), &admin_token) {
-        (Some(given), Some(token)) if given == token => Ctx::with_identity("admin", ["admin"]),
-        _ => Ctx::anonymous(),
+    let identify = move |caller: Caller| {
+        let admin = matches!((caller.bearer(), &admin_token), (Some(given), Some(token)) if given == token);
+        std::future::ready(Ok(if admin { Ctx::with_identity("admin", ["admin"]) } else { Ctx::anonymous() }))
     };
     let mcp = McpServer::new(MCP_TOOLS, [service.clone()])?.named("directory").identify(identify.clone());
     let app =

@@ -77,8 +77,12 @@ impl HttpApi {
     /// Establishes who is calling from the request headers (a session, a bearer token). The
     /// scope gate then decides; a request without identity to a non-public endpoint is 401.
     #[must_use]
-    pub fn identify(mut self, identify: impl Fn(&Caller<'_>) -> Ctx + Send + Sync + 'static) -> Self {
-        self.identify = Arc::new(identify);
+    pub fn identify<F, Fut>(mut self, identify: F) -> Self
+    where
+        F: Fn(Caller) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Ctx, AppError>> + Send + 'static,
+    {
+        self.identify = crate::ctx::boxed(identify);
         self
     }
 
@@ -182,7 +186,12 @@ fn method_filter(method: &str) -> MethodFilter {
 
 async fn serve(route: Arc<Route>, req: Request) -> Response {
     let head = req.method() == Method::HEAD;
-    let ctx = (route.identify)(&Caller::new(Surface::Http, Some(req.headers())));
+    let (parts, body) = req.into_parts();
+    let ctx = match (route.identify)(Caller::new(Surface::Http, Some(parts.clone()))).await {
+        Ok(ctx) => ctx,
+        Err(e) => return failure(&e),
+    };
+    let req = Request::from_parts(parts, body);
     // Before a byte of the body is read: an unauthorised caller costs no read and is told
     // nothing of what the endpoint's schemas would say of its request.
     if let Err(e) = route.service.admit(route.op, &ctx) {

@@ -24,9 +24,11 @@ async fn serve() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let router = stitchgen_runtime::axum::HttpApi::new(people::service(directory()))
-        .identify(|caller| match caller.header("authorization") {
-            Some("Bearer admin") => Ctx::with_identity("root", ["admin"]),
-            _ => Ctx::anonymous(),
+        .identify(|caller| {
+            std::future::ready(Ok(match caller.header("authorization") {
+                Some("Bearer admin") => Ctx::with_identity("root", ["admin"]),
+                _ => Ctx::anonymous(),
+            }))
         })
         .router();
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });

@@ -196,7 +196,8 @@ async fn serve(case: &Case) -> Server {
     };
     let ctx = tester(case.catalog);
     let service = Service::new(case.types, case.catalog, handler);
-    let router = stitchgen_runtime::axum::HttpApi::new(service).identify(move |_| ctx.clone()).router();
+    let router =
+        stitchgen_runtime::axum::HttpApi::new(service).identify(move |_| std::future::ready(Ok(ctx.clone()))).router();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });

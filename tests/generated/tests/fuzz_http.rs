@@ -188,7 +188,7 @@ async fn mutated_requests_never_panic_hang_or_exhaust_the_adapter() {
     let desk = serve(desk::app()).await;
     let people =
         stitchgen_runtime::axum::HttpApi::new(stitchgen_generated_tests::people::service(directory::directory()))
-            .identify(|_| stitchgen_runtime::Ctx::with_identity("root", ["admin"]))
+            .identify(|_| std::future::ready(Ok(stitchgen_runtime::Ctx::with_identity("root", ["admin"]))))
             .router();
     let people = serve(people).await;
     let before = peak_rss();

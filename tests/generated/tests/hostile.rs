@@ -20,10 +20,12 @@ use recording::{Seen, origin};
 use serde_json::{Value, json};
 use stitchgen_generated_tests::people;
 use stitchgen_runtime::axum::{HttpApi, MAX_JSON_BODY_BYTES, MAX_MULTIPART_BYTES, MAX_MULTIPART_PARTS};
+use stitchgen_runtime::cli::ToolCli;
 use stitchgen_runtime::client::{ClientError, HttpClient, MAX_KEPT_BODY};
+use stitchgen_runtime::mcp::McpServer;
 use stitchgen_runtime::{
-    Answer, AppError, BoxFuture, Call, Ctx, Dispatch, FileFieldDef, HttpKindDef, MultipartDef, OpKind, OperationDef,
-    Service, Surface,
+    Answer, AppError, BoxFuture, Call, Caller, Ctx, Dispatch, ErrorCode, FileFieldDef, HttpKindDef, MultipartDef,
+    OpKind, OperationDef, Service, Surface,
 };
 use tower::ServiceExt;
 
@@ -250,11 +252,11 @@ fn tickets() -> Service {
     stitchgen_generated_tests::tickets::service(desk::Desk)
 }
 
-fn agent(caller: &stitchgen_runtime::Caller<'_>) -> Ctx {
-    match caller.header("authorization") {
+async fn agent(caller: Caller) -> Result<Ctx, AppError> {
+    Ok(match caller.header("authorization") {
         Some(_) => Ctx::with_identity("agent", ["support"]),
         None => Ctx::anonymous(),
-    }
+    })
 }
 
 /// An origin that answers `get` with `status` and a body of `len` bytes, counting the bytes it
@@ -334,15 +336,19 @@ async fn an_origin_that_fails_is_an_upstream_error_never_this_services_own() {
     assert_eq!((&envelope["details"]["status"], envelope.get("retryable")), (&json!(500), None), "{envelope}");
 }
 
-/// The MCP server of `service`'s tools alone, reached by the official Rust SDK's client over an
-/// in-process pipe: what an MCP client sends and reads, byte for byte.
-async fn mcp_client(service: Service) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
-    use rmcp::ServiceExt;
+/// The MCP server of `service`'s tools alone.
+fn mcp_server(service: Service) -> McpServer {
     const MCP_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-tools.json"));
     let mut manifest: Value = serde_json::from_str(MCP_TOOLS).unwrap();
     let tools = manifest["tools"].as_array_mut().unwrap();
     tools.retain(|t| service.find_tool(Surface::Mcp, t["name"].as_str().unwrap()).is_some());
-    let server = stitchgen_runtime::mcp::McpServer::new(&manifest.to_string(), [service]).unwrap();
+    McpServer::new(&manifest.to_string(), [service]).unwrap()
+}
+
+/// `server`, reached by the official Rust SDK's client over an in-process pipe: what an MCP
+/// client sends and reads, byte for byte.
+async fn mcp_client(server: McpServer) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    use rmcp::ServiceExt;
     let (here, there) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move { server.serve(there).await.unwrap().waiting().await });
     ().serve(here).await.expect("the client initializes")
@@ -364,7 +370,7 @@ async fn mcp_call(
 async fn over_mcp_a_real_client_sees_no_hidden_value_no_schema_and_no_moved_request() {
     let dir = directory();
     dir.break_output.store(true, Ordering::SeqCst);
-    let client = mcp_client(people::service(dir)).await;
+    let client = mcp_client(mcp_server(people::service(dir))).await;
     let (error, text) = mcp_call(&client, "get_person", json!({"id": "p1"})).await;
     assert!(error && text.contains("INTERNAL_SERVER_ERROR") && text.contains("keyword"), "{text}");
     assert!(!text.contains("not an email") && !text.contains("555"), "{text}");
@@ -373,7 +379,7 @@ async fn over_mcp_a_real_client_sees_no_hidden_value_no_schema_and_no_moved_requ
     // In front of an origin: a dot segment is refused here, and nothing reaches the origin.
     let seen = Seen::default();
     let base = origin(HttpApi::new(people::service(directory())).router(), &seen).await;
-    let client = mcp_client(people::remote::<Directory, _>(HttpClient::new(&base))).await;
+    let client = mcp_client(mcp_server(people::remote::<Directory, _>(HttpClient::new(&base)))).await;
     for id in MOVING {
         let (error, text) = mcp_call(&client, "get_person", json!({"id": id})).await;
         assert!(error && text.contains("VALIDATION_ERROR"), "{id:?}: {text}");
@@ -400,4 +406,55 @@ async fn the_contract_s_own_limits_hold_on_both_ends() {
     assert_eq!(e.code, "INTERNAL_SERVER_ERROR");
     assert!(e.message.contains("larger than 65536 bytes"), "{}", e.message);
     assert!(made.load(Ordering::SeqCst) <= 1 << 20);
+}
+
+/// The sessions an application knows, looked up asynchronously as a database would be: a token
+/// it does not know (or no token at all) is refused where identity is made.
+#[derive(Clone, Default)]
+struct Sessions {
+    known: Arc<tokio::sync::RwLock<Vec<(String, Ctx)>>>,
+    asked: Arc<AtomicUsize>,
+}
+
+impl Sessions {
+    async fn identify(self, caller: Caller) -> Result<Ctx, AppError> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        tokio::task::yield_now().await;
+        let token = caller.bearer().unwrap_or_default().to_owned();
+        let known = self.known.read().await;
+        match known.iter().find(|(t, _)| *t == token) {
+            Some((_, ctx)) => Ok(ctx.clone()),
+            None => Err(AppError::new(ErrorCode::Unauthorized, format!("no session on {:?}", caller.surface))),
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_async_identify_refuses_a_request_alike_on_http_mcp_and_cli() {
+    let sessions = Sessions::default();
+    sessions.known.write().await.push(("s3cret".into(), Ctx::with_identity("ada", ["admin"])));
+    let identify = |s: &Sessions| {
+        let s = s.clone();
+        move |caller| s.clone().identify(caller)
+    };
+    let read = Arc::new(AtomicUsize::new(0));
+    let router = HttpApi::new(people::service(directory())).identify(identify(&sessions)).router();
+    // HTTP: refused before the body is read, with the application's error as the envelope.
+    let req =
+        Request::post("/people").header("authorization", "Bearer stale").header("content-type", "application/json");
+    let (status, body) = send(router.clone(), req.body(counted(1 << 20, &read)).unwrap()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body, json!({"error": {"code": "UNAUTHORIZED", "message": "no session on Http"}}));
+    assert_eq!(read.load(Ordering::SeqCst), 0, "not a byte of the body was read");
+    // The session it knows passes, and the scope it holds decides.
+    let req = Request::get("/people/p1").header("authorization", "Bearer s3cret").body(Body::empty()).unwrap();
+    assert_eq!(send(router, req).await.0, StatusCode::OK);
+    // MCP: the same refusal as a tool error carrying the envelope, on a public tool too.
+    let client = mcp_client(mcp_server(people::service(directory())).identify(identify(&sessions))).await;
+    let (error, text) = mcp_call(&client, "list_people", json!({})).await;
+    assert!(error && text.contains("UNAUTHORIZED") && text.contains("no session on Mcp"), "{text}");
+    // CLI: the exit code of UNAUTHORIZED.
+    let cli = ToolCli::new([people::service(directory())]).identify(identify(&sessions));
+    assert_eq!(cli.call("list_people", json!({}), true).await, std::process::ExitCode::from(2));
+    assert_eq!(sessions.asked.load(Ordering::SeqCst), 4, "identify ran once per request");
 }

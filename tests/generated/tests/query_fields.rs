@@ -63,8 +63,8 @@ async fn the_typed_client_sends_what_the_adapter_reads() {
 #[tokio::test]
 async fn the_flags_are_the_fields() {
     let echo = Echo::default();
-    let cli =
-        stitchgen_runtime::cli::ToolCli::new([query_fields::service(echo.clone())]).identify(|_| Ctx::anonymous());
+    let cli = stitchgen_runtime::cli::ToolCli::new([query_fields::service(echo.clone())])
+        .identify(|_| std::future::ready(Ok(Ctx::anonymous())));
     let argv =
         ["q", "search_query_field", "--limit", "5", "--flag", "--note", "a b", "--levels", "low", "--levels", "high"];
     let code = cli.run("q", argv.map(Into::into)).await;

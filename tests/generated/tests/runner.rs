@@ -188,4 +188,12 @@ async fn the_scope_gate_fails_closed() {
     let err =
         gated.call_tool(Surface::Mcp, "delete_person", args(), &Ctx::with_identity("u2", ["admin"])).await.unwrap_err();
     assert_eq!(err.code, "FORBIDDEN");
+
+    // A gate set on a clone is that handle's: no panic, and the service it was cloned from
+    // keeps the gate it had (none: the scope decides).
+    let plain = people::service(directory());
+    let closed = plain.clone().with_scope_gate(|_, _| Err(AppError::new(ErrorCode::Forbidden, "closed")));
+    let admin = Ctx::with_identity("u3", ["admin"]);
+    assert_eq!(closed.call_tool(Surface::Mcp, "delete_person", args(), &admin).await.unwrap_err().code, "FORBIDDEN");
+    assert!(plain.call_tool(Surface::Mcp, "delete_person", args(), &admin).await.is_ok());
 }

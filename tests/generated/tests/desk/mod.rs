@@ -149,9 +149,11 @@ impl tickets::Presenters for Desk {
 /// The helpdesk's router: any `Authorization` header is an identity with scope `support`.
 pub(crate) fn app() -> axum::Router {
     stitchgen_runtime::axum::HttpApi::new(tickets::service(Desk))
-        .identify(|caller| match caller.header("authorization") {
-            Some(_) => Ctx::with_identity("agent", ["support"]),
-            None => Ctx::anonymous(),
+        .identify(|caller| {
+            std::future::ready(Ok(match caller.header("authorization") {
+                Some(_) => Ctx::with_identity("agent", ["support"]),
+                None => Ctx::anonymous(),
+            }))
         })
         .router()
 }
