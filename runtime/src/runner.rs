@@ -394,7 +394,7 @@ impl Service {
 
 /// Deserializes validated arguments into a generated type (generated code calls this).
 pub fn parse_args<T: serde::de::DeserializeOwned>(value: Value, part: &str) -> Result<T, AppError> {
-    serde_json::from_value(value).map_err(|e| invalid(part, e.to_string(), Vec::new()))
+    serde_json::from_value(crate::validation::integral(value)).map_err(|e| invalid(part, e.to_string(), Vec::new()))
 }
 
 /// A handler's typed answer as an [`Answer`], with nothing added (generated code calls this).

@@ -175,6 +175,28 @@ pub fn to_answer<T: serde::Serialize>(value: &T) -> Result<Value, AppError> {
     serde_json::to_value(value).map_err(|e| broken(&format!("the answer does not serialize: {e}")))
 }
 
+/// `value` with every number that has no fractional part written as an integer (`14.0` → `14`).
+/// JSON Schema counts `14.0` as an integer, so a value the schemas accepted reaches the typed
+/// side this way: serde reads an integer field only from an integer, and reads a float field
+/// from either.
+pub(crate) fn integral(value: Value) -> Value {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            // Within [-2^63, 2^64): the casts below are exact for a whole number there.
+            let whole = f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0).contains(&f);
+            match (whole, f < 0.0) {
+                (true, true) => Value::from(f as i64),
+                (true, false) => Value::from(f as u64),
+                (false, _) => Value::Number(n),
+            }
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(integral).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, integral(v))).collect()),
+        other => other,
+    }
+}
+
 /// The JSON Schema `type` name of a value (`"integer"` for a number without a fraction part).
 pub fn json_type(v: &Value) -> &'static str {
     match v {
@@ -200,6 +222,18 @@ mod tests {
 
     fn refused(id: &str, rest: &str) -> bool {
         path_segments(&FILE, &json!({ "id": id, "rest": rest })).is_err()
+    }
+
+    #[test]
+    fn whole_numbers_reach_the_typed_side_as_integers() {
+        let v =
+            integral(json!({"hour": 14.0, "neg": -3.0, "zero": -0.0, "half": 2.5, "big": 1e300, "list": [1.0, "1.0"]}));
+        assert_eq!(v, json!({"hour": 14, "neg": -3, "zero": 0, "half": 2.5, "big": 1e300, "list": [1, "1.0"]}));
+        #[derive(serde::Deserialize)]
+        struct Booking {
+            hour: u8,
+        }
+        assert_eq!(serde_json::from_value::<Booking>(integral(json!({"hour": 14.0}))).unwrap().hour, 14);
     }
 
     #[test]

@@ -26,7 +26,7 @@ work=$(mktemp -d)
 server=
 cleanup() { kill $server ${origin:-} 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-"${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen" generate build-examples/directory/contracts/people.stitch.yaml --out "$work/gen" >/dev/null
+"${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen" generate build-examples/directory/contracts/people.stitch.yaml build-examples/directory/contracts/rooms.stitch.yaml --out "$work/gen" >/dev/null
 
 echo "-- MCP over stdio, official Python SDK"
 suite "mcp python sdk" -- "$venv/bin/python" "$here/mcp_client.py" "$work/gen/mcp-tools.json" -- "$bin" mcp

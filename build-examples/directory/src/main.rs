@@ -1,4 +1,5 @@
-//! `directory`: a people directory served from one generated service on every surface.
+//! `directory`: a people directory and its meeting rooms, two contracts generated together and
+//! served side by side on every surface: one HTTP listener, one MCP server, one command line.
 //!
 //! ```text
 //! directory mcp [--scope S]...          MCP over stdio: cards, never personal fields
@@ -10,12 +11,13 @@
 //! ```
 
 mod people_impl;
+mod rooms_impl;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, Command};
-use stitchgen_runtime::axum::HttpApi;
+use stitchgen_runtime::axum::{HttpApi, with_fallbacks};
 use stitchgen_runtime::cli::ToolCli;
 use stitchgen_runtime::client::HttpClient;
 use stitchgen_runtime::mcp::McpServer;
@@ -23,8 +25,9 @@ use stitchgen_runtime::remote::Origin;
 use stitchgen_runtime::{Caller, Ctx, Service};
 
 stitchgen_runtime::include_contract!("people");
+stitchgen_runtime::include_contract!("rooms");
 
-/// The generated manifests, served as they were generated.
+/// The generated manifests (one for both contracts), served as they were generated.
 const MCP_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-tools.json"));
 const OPENAPI: &str = include_str!(concat!(env!("OUT_DIR"), "/openapi.json"));
 
@@ -77,14 +80,15 @@ fn command(cli: &ToolCli) -> Command {
         )
 }
 
-fn service() -> Service {
-    people::service(people_impl::Directory::seeded(SEED))
+/// Both services, people first.
+fn services() -> [Service; 2] {
+    [people::service(people_impl::Directory::seeded(SEED)), rooms::service(rooms_impl::Rooms::new())]
 }
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
-    let cli = ToolCli::new([service()])
+    let cli = ToolCli::new(services())
         .identify(|_| std::future::ready(Ok(Ctx::with_identity("local", Vec::<String>::new()))));
     // The CLI surface parses its own arguments, so a usage error is a VALIDATION_ERROR (exit 1).
     if args.get(1).is_some_and(|a| a == "call") {
@@ -97,8 +101,8 @@ fn main() -> ExitCode {
             let headers: Vec<String> = m.get_many::<String>("origin-header").into_iter().flatten().cloned().collect();
             match m.get_one::<String>("origin").map(|url| remote(url, &headers)) {
                 Some(Err(e)) => Err(e),
-                Some(Ok(service)) => runtime.block_on(mcp(service, Ctx::with_identity("local", scopes))),
-                None => runtime.block_on(mcp(service(), Ctx::with_identity("local", scopes))),
+                Some(Ok(services)) => runtime.block_on(mcp(services, Ctx::with_identity("local", scopes))),
+                None => runtime.block_on(mcp(services(), Ctx::with_identity("local", scopes))),
             }
         }
         Some(("http", m)) => {
@@ -122,19 +126,19 @@ fn main() -> ExitCode {
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
-async fn mcp(service: Service, ctx: Ctx) -> Result<(), Error> {
-    McpServer::new(MCP_TOOLS, [service])?.named("directory").with_identity(ctx).serve_stdio().await
+async fn mcp(services: [Service; 2], ctx: Ctx) -> Result<(), Error> {
+    McpServer::new(MCP_TOOLS, services)?.named("directory").with_identity(ctx).serve_stdio().await
 }
 
-/// The directory's remote service: every call forwarded to the `directory http` at `url`; the
-/// views and presenters run here.
-fn remote(url: &str, headers: &[String]) -> Result<Service, Error> {
+/// Both services remote: every call forwarded to the `directory http` at `url`; the views and
+/// presenters run here.
+fn remote(url: &str, headers: &[String]) -> Result<[Service; 2], Error> {
     let mut origin = Origin::new(url).timeout(std::time::Duration::from_secs(30));
     for line in headers {
         let (name, value) = line.split_once(':').ok_or_else(|| format!("`{line}` is not `NAME: VALUE`"))?;
         origin = origin.header(name.trim(), value.trim());
     }
-    Ok(people::remote::<people_impl::Directory, _>(origin))
+    Ok([people::remote::<people_impl::Directory, _>(origin.clone()), rooms::remote(origin)])
 }
 
 /// Lists people (or gets one) from a running server through the typed client: full records,
@@ -157,15 +161,18 @@ async fn client(url: &str, team: Option<String>, id: Option<String>) -> Result<(
 }
 
 async fn http(addr: &str, admin_token: Option<String>) -> Result<(), Error> {
-    let service = service();
-    // One `identify` for both surfaces: a bearer token over HTTP or MCP over streamable HTTP.
+    let [people, rooms] = services();
+    // One `identify` for every surface: a bearer token over HTTP or MCP over streamable HTTP.
     let identify = move |caller: Caller| {
         let admin = matches!((caller.bearer(), &admin_token), (Some(given), Some(token)) if given == token);
         std::future::ready(Ok(if admin { Ctx::with_identity("admin", ["admin"]) } else { Ctx::anonymous() }))
     };
-    let mcp = McpServer::new(MCP_TOOLS, [service.clone()])?.named("directory").identify(identify.clone());
-    let app =
-        HttpApi::new(service).identify(identify).openapi(OPENAPI).router().nest_service("/mcp", mcp.streamable_http());
+    let mcp = McpServer::new(MCP_TOOLS, [people.clone(), rooms.clone()])?.named("directory").identify(identify.clone());
+    // Both services' routes on one router, the one OpenAPI document (it describes both) beside
+    // them, one fallback for what neither serves, and MCP at /mcp.
+    let routes = HttpApi::new(people).identify(identify.clone()).openapi(OPENAPI).routes();
+    let app = with_fallbacks(routes.merge(HttpApi::new(rooms).identify(identify).routes()))
+        .nest_service("/mcp", mcp.streamable_http());
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("directory: listening on http://{}", listener.local_addr()?);
     axum::serve(listener, app)

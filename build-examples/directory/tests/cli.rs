@@ -111,6 +111,9 @@ fn http_answers_the_full_record() {
     let (status, body) = get("/people/p0001");
     // HTTP answers are never wrapped: the list is the body.
     let (_, teams) = get("/people/teams");
+    // The second contract on the same port, and the one fallback for what neither serves.
+    let (rooms_status, rooms) = get("/rooms");
+    let (missing, envelope) = get("/nowhere");
     server.kill().ok();
     server.wait().ok();
     assert_eq!(status, "HTTP/1.1 200 OK");
@@ -118,4 +121,21 @@ fn http_answers_the_full_record() {
     assert_eq!(v["email"], "ada.lovelace1@example.com");
     assert_eq!(v["address"]["city"], "Lisbon");
     assert_eq!(serde_json::from_str::<Value>(&teams).unwrap(), json!(["core", "kernel", "tools", "web"]));
+    assert_eq!(rooms_status, "HTTP/1.1 200 OK");
+    assert_eq!(serde_json::from_str::<Value>(&rooms).unwrap()["rooms"].as_array().map(Vec::len), Some(4));
+    assert_eq!(missing, "HTTP/1.1 404 Not Found");
+    assert_eq!(serde_json::from_str::<Value>(&envelope).unwrap()["error"]["code"], "NOT_FOUND");
+}
+
+#[test]
+fn both_contracts_answer_on_the_cli() {
+    let (code, out, _) = directory(&["call", "list_rooms", "--seats", "10", "--json"]);
+    assert_eq!(code, Some(0));
+    let rooms: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        rooms["rooms"].as_array().unwrap().iter().map(|r| &r["name"]).collect::<Vec<_>>(),
+        ["Noether", "Turing"]
+    );
+    let (code, out, _) = directory(&["call", "list_teams", "--json"]);
+    assert_eq!((code, out.trim()), (Some(0), r#"{"items":["core","kernel","tools","web"]}"#));
 }

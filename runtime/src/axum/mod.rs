@@ -37,6 +37,18 @@ pub const MAX_MULTIPART_PARTS: usize = 256;
 ///     .router();
 /// # let _: axum::Router = app;
 /// ```
+///
+/// Several services on one listener: merge their [`HttpApi::routes`], then give the merged
+/// router one fallback, [`with_fallbacks`] (or your own).
+///
+/// ```no_run
+/// # fn people_service() -> stitchgen_runtime::Service { unimplemented!() }
+/// # fn rooms_service() -> stitchgen_runtime::Service { unimplemented!() }
+/// use stitchgen_runtime::axum::{HttpApi, with_fallbacks};
+/// let routes = HttpApi::new(people_service()).routes().merge(HttpApi::new(rooms_service()).routes());
+/// let app = with_fallbacks(routes);
+/// # let _: axum::Router = app;
+/// ```
 #[derive(Clone)]
 pub struct HttpApi {
     service: Service,
@@ -102,9 +114,17 @@ impl HttpApi {
         self
     }
 
-    /// The router: one route per HTTP endpoint, and the error envelope for unknown paths and
-    /// methods.
+    /// The router: [`HttpApi::routes`] with [`with_fallbacks`], the error envelope for unknown
+    /// paths and methods.
     pub fn router(self) -> Router {
+        with_fallbacks(self.routes())
+    }
+
+    /// One route per HTTP endpoint (and `/openapi.json` when set), with no fallback: a router
+    /// that merges with other services' routes and the application's own. Routes of two
+    /// services that are the same method and path cannot merge (axum panics): contracts
+    /// generated together are checked for that.
+    pub fn routes(self) -> Router {
         let mut routes: Vec<(String, MethodRouter)> = Vec::new();
         for (op, def) in self.service.operations().iter().enumerate() {
             let (Some(method), Some(path)) = (def.method, def.path) else { continue };
@@ -143,13 +163,20 @@ impl HttpApi {
             );
         }
         router
-            .method_not_allowed_fallback(|method: Method| async move {
-                failure(&AppError::new(ErrorCode::MethodNotAllowed, format!("{method} is not served on this path")))
-            })
-            .fallback(|method: Method, uri: ::axum::http::Uri| async move {
-                failure(&AppError::new(ErrorCode::NotFound, format!("no route for {method} {}", uri.path())))
-            })
     }
+}
+
+/// `router` answering the HTTP error envelope for a path no route serves (404 `NOT_FOUND`) and
+/// for a method a path does not serve (405 `METHOD_NOT_ALLOWED`). Call it once, on the router
+/// that holds every route: axum's method fallback reaches the routes added before it.
+pub fn with_fallbacks(router: Router) -> Router {
+    router
+        .method_not_allowed_fallback(|method: Method| async move {
+            failure(&AppError::new(ErrorCode::MethodNotAllowed, format!("{method} is not served on this path")))
+        })
+        .fallback(|method: Method, uri: ::axum::http::Uri| async move {
+            failure(&AppError::new(ErrorCode::NotFound, format!("no route for {method} {}", uri.path())))
+        })
 }
 
 /// `/people/:id/*rest` → (`/people/{p0}/{*p1}`, [`id`, `rest`]). Parameters are renamed by

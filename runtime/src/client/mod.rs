@@ -196,7 +196,7 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, ClientError> {
 
 /// A JSON answer as the operation's typed output.
 fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ClientError> {
-    serde_json::from_value(value)
+    serde_json::from_value(crate::validation::integral(value))
         .map_err(|e| ClientError::Decode(format!("the answer does not read as the operation's output: {e}")))
 }
 
@@ -292,6 +292,6 @@ fn stream(answer: HttpAnswer) -> Result<crate::http::JsonFrames, ClientError> {
 }
 
 fn typed_frame<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, AppError> {
-    serde_json::from_value(value)
+    serde_json::from_value(crate::validation::integral(value))
         .map_err(|e| crate::validation::broken(&format!("a frame does not read as the operation's: {e}")))
 }

@@ -1,4 +1,4 @@
-"""The directory's HTTP surface over loopback: full records with their personal fields, the
+"""The directory's HTTP surface over loopback (two contracts, people and rooms, on one port): full records with their personal fields, the
 error envelope with the registry status, the admin scope, the documented statuses and response
 headers (`http`: 201 with Location, rate-limit headers, 204), MCP over streamable HTTP at /mcp
 (the same operations answering their bodies alone), and /openapi.json equal to the generated
@@ -82,6 +82,19 @@ def main():
     status, _, _ = request(base, "GET", "/people/p0003")
     check(status == 404, "the deleted person is gone")
 
+    # The second contract on the same port, and the one fallback for what neither serves.
+    status, _, body = request(base, "GET", "/rooms?seats=10")
+    rooms = [r["name"] for r in json.loads(body).get("rooms", [])] if status == 200 else []
+    check(rooms == ["Noether", "Turing"], "GET /rooms (the rooms contract, same port): query read by its input schema")
+    status, _, body = request(base, "POST", "/rooms/r2/bookings", {"person": "p0001", "hour": 10})
+    check(status == 201 and json.loads(body) == {"room": "r2", "person": "p0001", "hour": 10}, "POST /rooms/:id/bookings: 201 with the booking")
+    status, _, body = request(base, "POST", "/rooms/r2/bookings", {"person": "p0002", "hour": 10})
+    check(status == 409 and json.loads(body)["error"]["code"] == "CONFLICT", "the same hour again: 409 CONFLICT")
+    status, _, body = request(base, "GET", "/nowhere")
+    check(status == 404 and json.loads(body)["error"]["code"] == "NOT_FOUND", "a path neither contract serves: 404 with the envelope")
+    status, _, body = request(base, "DELETE", "/rooms")
+    check(status == 405 and json.loads(body)["error"]["code"] == "METHOD_NOT_ALLOWED", "a method /rooms does not serve: 405 with the envelope")
+
     status, _, body = request(base, "GET", "/openapi.json")
     with open(openapi_path) as f:
         check(status == 200 and json.loads(body) == json.load(f), "/openapi.json is the generated document")
@@ -112,6 +125,8 @@ def main():
     check(not result.get("isError") and "structuredContent" not in result, "MCP delete_person (204 on HTTP): no structuredContent")
     status, _, _ = request(base, "GET", f"/people/{card.get('id', '')}")
     check(status == 404, "MCP delete_person removed the person")
+    result, _ = tool("list_rooms", {"seats": 20}, 5)
+    check(result.get("structuredContent") == {"rooms": [{"id": "r4", "name": "Turing", "seats": 30}]}, "MCP over HTTP: the rooms contract's tool on the same server")
 
     print(f"http: {'all passed' if not failures else f'{len(failures)} failed'}")
     sys.exit(1 if failures else 0)

@@ -118,6 +118,15 @@ async def run(manifest, server):
             r = await call(session, "list_teams", {}, stamp)
             check(not r.is_error, "the server still serves after errors")
 
+            # The second contract, served by the same server.
+            r = await call(session, "list_rooms", {"seats": 10}, stamp)
+            rooms = [room["name"] for room in (r.structured_content or {}).get("rooms", [])]
+            check(not r.is_error and rooms == ["Noether", "Turing"], "list_rooms (the rooms contract): rooms of at least 10 seats")
+            r = await call(session, "book_room", {"id": "r1", "person": "p0001", "hour": 9}, stamp)
+            check(not r.is_error and r.structured_content == {"room": "r1", "person": "p0001", "hour": 9}, "book_room: the booking")
+            r = await call(session, "book_room", {"id": "r1", "person": "p0002", "hour": 9}, stamp)
+            check(r.is_error and envelope(r).get("error") == "CONFLICT", "book_room at a booked hour: CONFLICT")
+
 
 async def run_admin(manifest, server):
     params = StdioServerParameters(command=server[0], args=server[1:])

@@ -32,6 +32,9 @@ async fn view_defaults_are_applied_and_parsed_by_the_input_schema() {
     // the handler's input carried it.
     let out = svc.call_tool(Surface::Mcp, "list_people", json!({}), &Ctx::anonymous()).await.unwrap();
     assert_eq!(out.value["total"], 3);
+    // A whole number written as a float is an integer to JSON Schema, and so to the typed side.
+    let out = svc.call_tool(Surface::Mcp, "list_people", json!({ "limit": 2.0 }), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(out.value["people"].as_array().map(Vec::len), Some(2));
     // An explicit value wins, and the contract's own schema still parses it: 0 is below minimum.
     let err = svc.call_tool(Surface::Mcp, "list_people", json!({ "limit": 0 }), &Ctx::anonymous()).await.unwrap_err();
     assert_eq!(err.code, "VALIDATION_ERROR");

@@ -1,0 +1,52 @@
+//! The meeting rooms' handlers: four rooms, and today's bookings in memory.
+
+use std::sync::Mutex;
+
+use stitchgen_runtime::{AppError, Ctx, ErrorCode};
+
+use crate::rooms::{self, book, list, types};
+
+/// The rooms, and who booked which hour of today.
+pub(crate) struct Rooms {
+    rooms: Vec<types::Room>,
+    bookings: Mutex<Vec<types::Booking>>,
+}
+
+impl Rooms {
+    /// The four rooms of the office, nothing booked.
+    pub(crate) fn new() -> Self {
+        let room = |id: &str, name: &str, seats: u64| types::Room { id: id.into(), name: name.into(), seats };
+        Rooms {
+            rooms: vec![
+                room("r1", "Babbage", 4),
+                room("r2", "Curie", 8),
+                room("r3", "Noether", 12),
+                room("r4", "Turing", 30),
+            ],
+            bookings: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl rooms::Handler for Rooms {
+    async fn list(&self, _ctx: &Ctx, input: list::Input) -> Result<list::Output, AppError> {
+        let seats = input.seats.unwrap_or(1);
+        Ok(types::ListOutput { rooms: self.rooms.iter().filter(|r| r.seats >= seats).cloned().collect() })
+    }
+
+    async fn book(&self, _ctx: &Ctx, params: book::Params, input: book::Input) -> Result<book::Output, AppError> {
+        if !self.rooms.iter().any(|r| r.id == params.id) {
+            return Err(AppError::new(ErrorCode::NotFound, format!("no room with id `{}`", params.id)));
+        }
+        let mut bookings = self.bookings.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if bookings.iter().any(|b| b.room == params.id && b.hour == input.hour) {
+            return Err(AppError::new(
+                ErrorCode::Conflict,
+                format!("room `{}` is booked at {}:00", params.id, input.hour),
+            ));
+        }
+        let booking = types::Booking { room: params.id, person: input.person, hour: input.hour };
+        bookings.push(booking.clone());
+        Ok(booking)
+    }
+}
