@@ -57,6 +57,23 @@ server=$!
 for _ in $(seq 100); do grep -q 'listening on' "$work/server.err" && break; sleep 0.1; done
 base=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.err")
 [ -n "$base" ] || { no "the HTTP server starts"; cat "$work/server.err"; exit 1; }
+
+echo "-- MCP in each protocol era, asked for explicitly, over stdio and streamable HTTP"
+suite "python sdk: each era over each transport" -- \
+  "$venv/bin/python" "$here/eras.py" "$work/gen/mcp-tools.json" "$base/mcp" -- "$bin" mcp
+launcher="$inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
+for era in 2025-11-25 2026-07-28; do
+  # The Inspector's names for the eras: `legacy` (the handshake, 2025-11-25), `modern` (2026-07-28).
+  flag=legacy; [ "$era" = 2026-07-28 ] && flag=modern
+  for transport in stdio "streamable http"; do
+    call=(--protocol-era "$flag" --method tools/call --tool-name get_person --tool-args-json '{"id":"p0001"}' --format json -q)
+    if [ "$transport" = stdio ]; then target=("$bin" mcp --); else target=("$base/mcp" --transport http); fi
+    if PATH="$inspector/node_modules/.bin:$PATH" "$node22" "$launcher" --cli "${target[@]}" "${call[@]}" >"$work/era.json" 2>"$work/err" \
+       && grep -q '"structuredContent":{"id":"p0001","name":"Ada Lovelace","team":"core"}' "$work/era.json"; then
+      ok "inspector x $era x $transport"
+    else no "inspector x $era x $transport"; cat "$work/era.json" "$work/err"; fi
+  done
+done
 # Before the checks and the fuzzer change the directory: the seeded records are there.
 if "$bin" client --url "$base" --team core >"$work/out" 2>"$work/err" && grep -q '"name":"Ada Lovelace"' "$work/out" \
    && grep -q '@example.com' "$work/out" && ! grep -q '"team":"kernel"' "$work/out"; then
