@@ -159,7 +159,7 @@ impl ToolCli {
 /// The envelope on stderr, and the exit code of the error's class.
 fn report(e: &AppError) -> ExitCode {
     eprintln!("{}", serde_json::to_string(&e.tool_envelope()).unwrap_or_default());
-    ExitCode::from(ErrorCode::from_name(&e.code).map_or(1, ErrorCode::exit_code))
+    ExitCode::from(e.registry_code().map_or(1, ErrorCode::exit_code))
 }
 
 /// The flags of a tool: one per field its arguments arrive in ([`OperationDef::tool_fields`]).

@@ -2,6 +2,8 @@
 
 /// A surface an operation is served on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+// Exhaustive on purpose: the generator writes and matches every variant (a new one is a
+// new `GENERATED_ABI`), so a variant it does not know cannot compile.
 pub enum Surface {
     /// HTTP: full answers.
     Http,
@@ -25,6 +27,8 @@ impl Surface {
 
 /// Endpoint or runtime tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Exhaustive on purpose: the generator writes and matches every variant (a new one is a
+// new `GENERATED_ABI`), so a variant it does not know cannot compile.
 pub enum OpKind {
     /// A contract endpoint.
     Contract,
@@ -124,6 +128,8 @@ impl FieldDef {
 /// A credential a request carries, named by its scheme in the contract's `securitySchemes`; the
 /// value comes from the client's settings under that name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Exhaustive on purpose: the generator writes and matches every variant (a new one is a
+// new `GENERATED_ABI`), so a variant it does not know cannot compile.
 pub enum Credential {
     /// `Authorization: Bearer VALUE` (HTTP bearer, OAuth 2, OpenID Connect).
     Bearer(&'static str),
@@ -309,6 +315,8 @@ pub struct StreamDef {
 
 /// The wire format of a stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Exhaustive on purpose: the generator writes and matches every variant (a new one is a
+// new `GENERATED_ABI`), so a variant it does not know cannot compile.
 pub enum StreamFormat {
     /// `application/x-ndjson`: one JSON value per line.
     Ndjson,
@@ -337,6 +345,8 @@ impl ViewDef {
 
 /// The field copies that turn a full answer into a slice view.
 #[derive(Debug)]
+// Exhaustive on purpose: the generator writes and matches every variant (a new one is a
+// new `GENERATED_ABI`), so a variant it does not know cannot compile.
 pub enum SlicePlan {
     /// Copy the value as it is.
     Keep,

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The registry of error codes every surface shares (DESIGN §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum ErrorCode {
     /// 400: the request is malformed.
     BadRequest,
@@ -152,6 +153,12 @@ impl AppError {
         e.status = origin_status.filter(|s| (502..=504).contains(s)).unwrap_or(502);
         e.retryable = Some(origin_status.is_none_or(retryable_status));
         e.with_details(serde_json::json!({ "status": origin_status }))
+    }
+
+    /// The registry code of this error, or `None` for an application code
+    /// (`QUOTA_EXCEEDED`): match on it rather than on the text of [`AppError::code`].
+    pub fn registry_code(&self) -> Option<ErrorCode> {
+        ErrorCode::from_name(&self.code)
     }
 
     /// An error with an application code (status 500 unless set with [`AppError::with_status`]).

@@ -130,6 +130,7 @@ pub type ItemStream<T> = Pin<Box<dyn futures_core::Stream<Item = Result<T, crate
 /// One frame of a stream that ends with a terminal frame (`completion: terminal`): items, then
 /// exactly one terminal value, last.
 #[derive(Clone, Debug, PartialEq)]
+// Exhaustive on purpose: a stream is items and at most one terminal frame, nothing else.
 pub enum Frame<I, T> {
     /// An item.
     Item(I),
@@ -141,6 +142,7 @@ pub enum Frame<I, T> {
 pub type JsonFrames = ItemStream<Frame<serde_json::Value, serde_json::Value>>;
 
 /// What an HTTP-only endpoint answers besides JSON, for the HTTP adapter.
+#[non_exhaustive]
 pub enum HttpPayload {
     /// Bytes the handler owns.
     Raw(RawResponse),

@@ -4,6 +4,31 @@
 //! validation, scope gate, view and error semantics; adapters are thin layers over it. A crate
 //! using a generated module depends on this crate alone: everything the generated code names
 //! is reached through it.
+//!
+//! A generated module `people` gives `people::service(handler)`, a [`Service`]; each adapter
+//! (a cargo feature: `axum`, `mcp`, `cli`, `client`) mounts one or several, and one
+//! asynchronous `identify` says who calls, on every surface:
+//!
+//! ```text
+//! let service = people::service(Directory::new());
+//! let identify = |caller: Caller| async move { sessions.lookup(caller.bearer()).await };
+//! let app = axum::HttpApi::new(service.clone()).identify(identify.clone()).router();
+//! let mcp = mcp::McpServer::new(people::MCP_TOOLS, [service]).identify(identify);
+//! ```
+//!
+//! Every failure is an [`AppError`] with a code of the one registry, shown to each surface in
+//! its envelope:
+//!
+//! ```
+//! use stitchgen_runtime::{AppError, ErrorCode};
+//!
+//! let e = AppError::new(ErrorCode::NotFound, "no person with id `p9`");
+//! assert_eq!((e.status, e.registry_code()), (404, Some(ErrorCode::NotFound)));
+//! let http = serde_json::to_value(e.http_envelope()).unwrap();
+//! assert_eq!(http["error"]["code"], "NOT_FOUND");
+//! let tool = serde_json::to_value(e.tool_envelope()).unwrap();
+//! assert_eq!(tool["error"], "NOT_FOUND");
+//! ```
 
 #[cfg(feature = "axum")]
 pub mod axum;

@@ -22,6 +22,7 @@ pub const CATALOG_META: &str = "stitchgen/catalog";
 
 /// Why a manifest cannot be served with the given services.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ManifestError {
     /// The text is not a `tools/list` result.
     Unreadable(String),

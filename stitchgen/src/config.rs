@@ -27,6 +27,7 @@ pub struct Config {
 
 /// Why a build script's generation failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The contracts have declaration errors; they were printed to stderr.
     Declarations(usize),

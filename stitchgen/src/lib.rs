@@ -1,39 +1,92 @@
 //! stitchgen: a build-time compiler for API contracts.
 //!
 //! A contract (`NAME.stitch.yaml`) is checked and every declaration error reported at
-//! `file:line:col` before any code exists; then the artifacts are emitted. The pipeline is one
-//! function, [`generate`]: parse → (gate) → check → (gate) → lower → emit; front doors write.
+//! `file:line:col` before any code exists; then the typed Rust module of each service, the
+//! OpenAPI 3.1 document, the MCP and agent tool manifests and the surface snapshot are written.
+//! The generated code links against `stitchgen-runtime` alone.
+//!
+//! This crate's API is what a build script calls: [`Config`], the [`BuildError`] it returns, and
+//! the diagnostic [`Code`]s a build may [`allow`](Config::allow). The `stitchgen` command (feature
+//! `cli`) is the same pipeline from a terminal or CI.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = std::env::temp_dir().join(format!("stitchgen-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let contract = dir.join("notes.stitch.yaml");
+//! std::fs::write(&contract, r#"
+//! stitch: 1
+//! service: notes
+//! endpoints:
+//!   get:
+//!     method: GET
+//!     path: /:id
+//!     desc: Get one note.
+//!     output: { type: object, required: [text], properties: { text: { type: string } } }
+//! "#)?;
+//! // In build.rs, `.generate_to_out_dir()` writes into Cargo's OUT_DIR; here, into `dir`.
+//! stitchgen::Config::new().contract(&contract).out_dir(&dir).generate_to_out_dir()?;
+//! assert!(dir.join("notes.rs").exists() && dir.join("openapi.json").exists());
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Everything else public here is the command's and the project's own tests', hidden from these
+//! docs and not covered by semantic versioning.
 
+// The pipeline's stages: public for the `stitchgen` command and the project's tests only.
+#[doc(hidden)]
 pub mod canonical;
+#[doc(hidden)]
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod config;
+#[doc(hidden)]
 pub mod diag;
+#[doc(hidden)]
 pub mod diff;
+#[doc(hidden)]
 pub mod dsl;
+#[doc(hidden)]
 pub mod emit;
+#[doc(hidden)]
 pub mod findings;
+#[doc(hidden)]
 pub mod import;
+#[doc(hidden)]
 pub mod memory;
+#[doc(hidden)]
 pub mod model;
+#[doc(hidden)]
 pub mod naming;
+#[doc(hidden)]
 pub mod out;
+#[doc(hidden)]
 pub mod parse;
+#[doc(hidden)]
 pub mod present;
+#[doc(hidden)]
 pub mod schema;
+#[doc(hidden)]
 pub mod snapshot;
+#[doc(hidden)]
 pub mod source;
+#[doc(hidden)]
 pub mod verify;
 
 use std::path::Path;
 
 pub use config::{BuildError, Config};
+pub use diag::{Code, Severity};
+pub use emit::mcp::McpTarget;
 
 use diag::{Diagnostic, Diagnostics};
 use parse::ast::Contract;
 use source::SourceMap;
 
+#[doc(hidden)]
 /// Everything one run read and found.
 #[derive(Debug)]
 pub struct Checked {
@@ -54,6 +107,7 @@ impl Checked {
     }
 }
 
+#[doc(hidden)]
 /// Settings that change what is checked and generated.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
@@ -61,6 +115,7 @@ pub struct Options {
     pub mcp_target: emit::mcp::McpTarget,
 }
 
+#[doc(hidden)]
 /// What [`generate`] produced: the check, and the artifacts when it found no error.
 #[derive(Debug)]
 pub struct Generated {
@@ -72,8 +127,10 @@ pub struct Generated {
     pub snapshot: Vec<u8>,
 }
 
-/// Why [`generate`] produced nothing at all (declaration errors are diagnostics, not this).
+/// Why generation produced nothing at all: a contract could not be read, or a gap in stitchgen
+/// (declaration errors are diagnostics, not this).
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// A contract could not be read.
     Read(parse::ReadError),
@@ -100,12 +157,14 @@ impl From<parse::ReadError> for Error {
     }
 }
 
+#[doc(hidden)]
 /// The whole pipeline over contracts given together: parse → check → lower → emit.
 /// Nothing is emitted when any error was found; writing is the caller's (see [`out`]).
 pub fn generate<P: AsRef<Path>>(paths: &[P], options: &Options) -> Result<Generated, Error> {
     generate_checked(check_files_with(paths, options)?)
 }
 
+#[doc(hidden)]
 /// Lowers and emits contracts already checked (from files or from memory, see
 /// [`check_inputs`]); nothing is emitted when the check found an error.
 pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
@@ -136,6 +195,7 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
     }
 }
 
+#[doc(hidden)]
 /// A clean check with what only the presented tools show: each tool past its byte budget
 /// (W0007). The tool surfaces are built as `generate` builds them; no code is generated.
 pub fn check_surfaces(checked: Checked) -> Checked {
@@ -177,11 +237,13 @@ fn untranslatable(checked: Checked, failures: Vec<(String, emit::rust::Failure)>
     })
 }
 
+#[doc(hidden)]
 /// Reads and checks contracts given together with default [`Options`].
 pub fn check_files<P: AsRef<Path>>(paths: &[P]) -> Result<Checked, parse::ReadError> {
     check_files_with(paths, &Options::default())
 }
 
+#[doc(hidden)]
 /// Reads and checks contracts given together. I/O failures are errors; everything wrong
 /// inside a file is a diagnostic.
 pub fn check_files_with<P: AsRef<Path>>(paths: &[P], options: &Options) -> Result<Checked, parse::ReadError> {
@@ -194,6 +256,7 @@ pub fn check_files_with<P: AsRef<Path>>(paths: &[P], options: &Options) -> Resul
     Ok(check_loaded(sources, &files, diags, options))
 }
 
+#[doc(hidden)]
 /// Checks contracts held in memory, given together: each is a name shown in diagnostics and
 /// its bytes (from a file, `git show`, an editor).
 pub fn check_inputs(inputs: &[(String, Vec<u8>)], options: &Options) -> Checked {
@@ -206,6 +269,7 @@ pub fn check_inputs(inputs: &[(String, Vec<u8>)], options: &Options) -> Checked 
     check_loaded(sources, &files, diags, options)
 }
 
+#[doc(hidden)]
 /// What [`diff()`] found: both sides checked, and the classified changes when both are clean.
 #[derive(Debug)]
 pub struct Diffed {
@@ -217,6 +281,7 @@ pub struct Diffed {
     pub changes: Vec<diff::Change>,
 }
 
+#[doc(hidden)]
 /// Classifies every change between two sets of contracts, per consumer.
 pub fn diff(old: &[(String, Vec<u8>)], new: &[(String, Vec<u8>)], options: &Options) -> Diffed {
     let (old, new) = (check_inputs(old, options), check_inputs(new, options));
@@ -231,6 +296,7 @@ pub fn diff(old: &[(String, Vec<u8>)], new: &[(String, Vec<u8>)], options: &Opti
     Diffed { old, new, changes }
 }
 
+#[doc(hidden)]
 /// Checks one contract held in memory (`name` is shown in diagnostics).
 pub fn check_source(name: &str, text: &str) -> Checked {
     let mut sources = SourceMap::new();

@@ -63,6 +63,7 @@ pub trait Transport: Send + Sync {
 
 /// Why a client call failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ClientError {
     /// The server answered with its error envelope: the code (a registry code such as
     /// `NOT_FOUND`, or an application code), status, message, details and hint.
@@ -190,6 +191,7 @@ impl From<ClientError> for AppError {
 }
 
 /// Serializes typed arguments for a [`Request`] (generated code calls this).
+#[doc(hidden)]
 pub fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, ClientError> {
     serde_json::to_value(value).map_err(|e| ClientError::Decode(format!("the arguments do not serialize: {e}")))
 }
@@ -221,16 +223,19 @@ impl<T: Transport> Transport for Forward<'_, T> {
 }
 
 /// Reads an answer without output (generated code calls this).
+#[doc(hidden)]
 pub fn unit(_: HttpAnswer) -> Result<(), ClientError> {
     Ok(())
 }
 
 /// Reads a JSON answer as the operation's typed output (generated code calls this).
+#[doc(hidden)]
 pub fn json<T: serde::de::DeserializeOwned>(answer: HttpAnswer) -> Result<T, ClientError> {
     from_json(answer.value)
 }
 
 /// Reads a raw response (`rawResponse: true`; generated code calls this).
+#[doc(hidden)]
 pub fn raw(answer: HttpAnswer) -> Result<RawResponse, ClientError> {
     match answer.payload {
         Some(HttpPayload::Raw(raw)) => Ok(raw),
@@ -240,6 +245,7 @@ pub fn raw(answer: HttpAnswer) -> Result<RawResponse, ClientError> {
 
 /// Reads a JSON answer and the response headers beside it (`responseMeta`; generated code calls
 /// this).
+#[doc(hidden)]
 pub fn with_meta<T: serde::de::DeserializeOwned>(answer: HttpAnswer) -> Result<WithMeta<T>, ClientError> {
     let headers = match answer.payload {
         Some(HttpPayload::Headers(headers)) => headers,
@@ -250,6 +256,7 @@ pub fn with_meta<T: serde::de::DeserializeOwned>(answer: HttpAnswer) -> Result<W
 
 /// Reads a JSON answer and its documented headers into the operation's `Headers` type (generated
 /// code calls this): a required header the answer lacks is a [`ClientError::Decode`].
+#[doc(hidden)]
 pub fn headed<T: serde::de::DeserializeOwned, H: ResponseHeaders>(
     answer: HttpAnswer,
 ) -> Result<crate::http::Headed<T, H>, ClientError> {
@@ -263,6 +270,7 @@ pub fn headed<T: serde::de::DeserializeOwned, H: ResponseHeaders>(
 
 /// Reads a stream's frames as typed items (generated code calls this); a frame that does not
 /// read as an item ends the stream with `INTERNAL_SERVER_ERROR`.
+#[doc(hidden)]
 pub fn items<I: serde::de::DeserializeOwned + Send + 'static>(
     answer: HttpAnswer,
 ) -> Result<ItemStream<I>, ClientError> {
@@ -273,6 +281,7 @@ pub fn items<I: serde::de::DeserializeOwned + Send + 'static>(
 }
 
 /// Reads a stream's frames as typed items and its terminal frame (generated code calls this).
+#[doc(hidden)]
 pub fn frames<I, T>(answer: HttpAnswer) -> Result<ItemStream<Frame<I, T>>, ClientError>
 where
     I: serde::de::DeserializeOwned + Send + 'static,

@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+// The index the compiler builds catalogs with: the same tokens at build time and at call time.
+#[doc(hidden)]
 pub use index::{Document, Hit, Index, Indexed, first_sentence, tokens};
 
 use crate::{AppError, Ctx, ErrorCode, Service, Surface, ToolOutcome};

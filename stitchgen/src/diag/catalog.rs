@@ -6,6 +6,7 @@ macro_rules! catalog {
     ($($(#[$doc:meta])* $name:ident = $id:literal, $sev:ident, $summary:literal;)*) => {
         /// A stable diagnostic code. Codes are never reused or renumbered.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
         pub enum Code {
             $($(#[$doc])* $name,)*
         }

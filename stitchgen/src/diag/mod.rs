@@ -11,6 +11,7 @@ use crate::source::Span;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Severity {
     /// Generation cannot proceed.
     Error,

@@ -8,6 +8,7 @@ use crate::present::{Surfaces, Tool};
 
 /// The MCP protocol version the manifest targets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum McpTarget {
     /// 2025-11-25: `outputSchema` and `structuredContent` are objects.
     #[default]
