@@ -56,8 +56,8 @@ mkdir -p "$work/raw"
 # -- the binary: built, then copied, so that a rebuild of target/ cannot swap it mid-run
 bin=${IMPORT_BIN:-}
 if [ -z "$bin" ]; then
-  say "building stitchgen (cargo build --locked -p stitchgen)"
-  cargo build --locked -q -p stitchgen || die "cargo build failed"
+  say "building stitchgen (cargo build --locked -p stitchgen-cli)"
+  cargo build --locked -q -p stitchgen-cli || die "cargo build failed"
   bin="$work/bin/stitchgen"
   mkdir -p "$work/bin"
   cp "${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen" "$bin"

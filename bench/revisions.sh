@@ -8,7 +8,7 @@
 build_revisions() {
   local base_rev=$1 base_target=$2 dirty
   say "building release stitchgen (this tree)"
-  (cd "$root" && cargo build --release -p stitchgen --locked -q)
+  (cd "$root" && cargo build --release -p stitchgen-cli --locked -q)
   cp "${CARGO_TARGET_DIR:-$root/target}/release/stitchgen" "$work/head"
   head_label=$(git -C "$root" rev-parse --short HEAD)
   dirty=$(git -C "$root" status --porcelain --untracked-files=no | wc -l)
@@ -18,7 +18,10 @@ build_revisions() {
   base_label=$(git -C "$root" rev-parse --short "$base_rev")
   say "building release stitchgen at $base_label (a worktree, its own target directory)"
   git -C "$root" worktree add --detach "$work/base-tree" "$base_label" >/dev/null 2>&1
-  (cd "$work/base-tree" && CARGO_TARGET_DIR="$base_target" cargo build --release -p stitchgen --locked -q)
+  # The binary is package stitchgen-cli's since it has one; stitchgen's before.
+  local package=stitchgen-cli
+  [ -d "$work/base-tree/cli" ] || package=stitchgen
+  (cd "$work/base-tree" && CARGO_TARGET_DIR="$base_target" cargo build --release -p "$package" --locked -q)
   cp "$base_target/release/stitchgen" "$work/base"
 }
 

@@ -85,7 +85,7 @@ notes=()
 # -- 1. release stitchgen (shared target dir); the binary is copied so a concurrent rebuild of
 #       target/release cannot swap it mid-run
 say "building release stitchgen"
-CARGO_TARGET_DIR="$root/target" cargo build --release -p stitchgen --locked -q
+CARGO_TARGET_DIR="$root/target" cargo build --release -p stitchgen-cli --locked -q
 cp "${CARGO_TARGET_DIR:-$root/target}/release/stitchgen" "$work/stitchgen"
 sg="$work/stitchgen"
 rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)

@@ -13,7 +13,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 corpus=${1:-${STITCHGEN_CORPUS_DIR:-$root/../shared/corpus}}
 target=${CARGO_TARGET_DIR:-$root/target}
-cargo build -q --release -p stitchgen --bin stitchgen
+cargo build -q --release -p stitchgen-cli --bin stitchgen
 cargo build -q --release -p stitchgen-runtime --example search_quality
 work=$(mktemp -d /tmp/stitchgen-search.XXXXXX)
 trap 'rm -rf "$work"' EXIT

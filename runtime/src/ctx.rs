@@ -1,9 +1,10 @@
 //! The call context handlers and the scope gate see, and what every adapter hands the
 //! application's `identify` to establish it.
 
+use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::{AppError, BoxFuture, Surface};
+use crate::{AppError, Surface};
 
 /// Who is calling, as the application established it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -89,7 +90,7 @@ impl Caller {
 /// can be looked up (a database, a key set fetched once), and able to refuse the request with an
 /// [`AppError`] (`UNAUTHORIZED`, say), which the caller receives as any other failure, before
 /// anything of the request is read.
-pub type Identify = Arc<dyn Fn(Caller) -> BoxFuture<'static, Result<Ctx, AppError>> + Send + Sync>;
+pub type Identify = Arc<dyn Fn(Caller) -> Pin<Box<dyn Future<Output = Result<Ctx, AppError>> + Send>> + Send + Sync>;
 
 /// `identify` as the shared, boxed [`Identify`] every adapter holds.
 #[cfg(any(feature = "axum", feature = "mcp", feature = "cli"))]

@@ -18,7 +18,7 @@ done
 . tests/conformance/venv.sh
 
 # The binary as the README's test command builds it: with the same features nothing recompiles
-# after it (`cargo build -p stitchgen` would resolve features anew and rebuild half the tree).
+# after it (`cargo build -p stitchgen-cli` would resolve features anew and rebuild half the tree).
 cargo test --workspace --locked --no-run -q
 bin="${CARGO_TARGET_DIR:-$root/target}/debug/stitchgen"
 work=$(mktemp -d)

@@ -24,7 +24,7 @@ if [ ! -x "$prism/node_modules/.bin/prism" ] || ! cmp -s "$here/prism/package-lo
   (cd "$prism" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-cargo build --locked -q -p gateway-example -p stitchgen
+cargo build --locked -q -p gateway-example -p stitchgen-cli
 target="${CARGO_TARGET_DIR:-$root/target}/debug"
 work=$(mktemp -d)
 mock=

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every shell block of README.md and docs/*.md runs as written, in order, from a copy of the
 # clone's root (a git repository of its own, so `git:HEAD:…` reads), with the `stitchgen` that
-# `cargo install --path stitchgen` would put on the PATH first on it. A block whose info string
+# `cargo install --path cli` would put on the PATH first on it. A block whose info string
 # says `no-run` is skipped: the README's two commands (CI runs them as its test step and in
 # tests/e2e/cli.sh), and blocks that need the network, a server left running, or a build of
 # their own (tests/e2e/surfaces.sh and gateway.sh run those surfaces with real clients).
@@ -9,7 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
-cargo build --locked -q -p stitchgen
+cargo build --locked -q -p stitchgen-cli
 bin="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/debug/stitchgen"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

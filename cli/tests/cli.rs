@@ -61,7 +61,7 @@ fn schema_prints_the_committed_dsl_schema() {
     assert_eq!(
         text(&out.stdout),
         committed,
-        "schema/stitch.schema.json is stale: run `cargo run -p stitchgen -- schema > schema/stitch.schema.json`"
+        "schema/stitch.schema.json is stale: run `cargo run -p stitchgen-cli -- schema > schema/stitch.schema.json`"
     );
 }
 
