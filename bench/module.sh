@@ -69,6 +69,7 @@ for n in $SIZES; do
     "$work/$r" generate --color never "$work/contract-$n/bench.stitch.yaml" --out "$out" >/dev/null 2>&1 ||
       die "$r: generate of $n endpoints failed"
     cp "$out/bench.rs" "$crates/$r/src/gen.rs"
+    cp "$out/"*.json "$crates/$r/src/"   # the module reads its documents from beside it
     echo 'include!("gen.rs");' >"$crates/$r/src/lib.rs"
   done
   declare -A times=()

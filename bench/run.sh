@@ -242,6 +242,7 @@ EOF
       "$sg" generate --color never "$work/$n/bench.stitch.yaml" --out "$work/$n/out-sg" >/dev/null
     fi
     cp "$work/$n/out-sg/bench.rs" "$cw/full/src/gen.rs"
+    cp "$work/$n/out-sg/"*.json "$cw/full/src/"   # the module reads its documents from beside it
     echo 'include!("gen.rs");' >"$cw/full/src/lib.rs"
     python3 - "$cw/full/src/gen.rs" "$cw/types/src/types.rs" <<'EOF'
 import sys

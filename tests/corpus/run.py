@@ -208,6 +208,9 @@ def workspace(dir_, runtime, modules, root_lock):
             f"[dependencies]\nstitchgen-runtime = {{ path = {json.dumps(str(runtime))} }}\n"
         )
         shutil.copy(module, src / "module.rs")
+        # The module reads its generation's documents from beside it (`OPENAPI`, `MCP_TOOLS`, …).
+        for document in module.parent.glob("*.json"):
+            shutil.copy(document, src / document.name)
         (src / "lib.rs").write_text(
             f"//! The Rust module stitchgen generates for `{name}`.\n#![deny(warnings, missing_docs)]\n\n"
             "include!(\"module.rs\");\n"

@@ -241,3 +241,30 @@ fn an_added_endpoint_takes_no_type_name_away() {
     // through aliases, not only left where they were.
     assert!(moved > 0, "no definition moved to the added endpoint's types");
 }
+
+/// Each module names the documents of its generation as constants read from beside it: every
+/// document it names is written, and each catalog written is named (for every valid fixture
+/// alone, and all of them together).
+#[test]
+fn every_module_names_exactly_the_documents_of_its_generation() {
+    let mut runs: Vec<Vec<std::path::PathBuf>> = fixtures("valid").into_iter().map(|f| vec![f]).collect();
+    runs.push(fixtures("valid"));
+    let mut searched = 0;
+    for files in &runs {
+        let all = artifacts(files);
+        let written = |name: &str| all.iter().any(|(n, _)| n == name);
+        for (name, module) in all.iter().filter(|(n, _)| n.ends_with(".rs")) {
+            for document in
+                ["openapi.json", "mcp-tools.json", "agent-tools.json", "mcp-catalog.json", "agent-catalog.json"]
+            {
+                let named = module.contains(&format!("include_str!(\"{document}\")"));
+                assert!(!named || written(document), "{name} names {document}, which its generation does not write");
+                if document.contains("catalog") {
+                    assert_eq!(named, written(document), "{name}: {document}");
+                    searched += usize::from(named);
+                }
+            }
+        }
+    }
+    assert!(searched > 2, "the search-mode fixtures name their catalogs ({searched})");
+}

@@ -27,9 +27,10 @@ use stitchgen_runtime::{Caller, Ctx, Service};
 stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("rooms");
 
-/// The generated manifests (one for both contracts), served as they were generated.
-const MCP_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-tools.json"));
-const OPENAPI: &str = include_str!(concat!(env!("OUT_DIR"), "/openapi.json"));
+/// The generated manifests (one for both contracts, so either module's constant), served as
+/// they were generated.
+const MCP_TOOLS: &str = people::MCP_TOOLS;
+const OPENAPI: &str = people::OPENAPI;
 
 /// How many people the directory starts with.
 const SEED: usize = 300;

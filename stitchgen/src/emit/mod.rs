@@ -19,13 +19,35 @@ pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
 /// Every service is tried: the error lists each failing service by name with why.
 pub fn modules(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>, Vec<(String, rust::Failure)>> {
     let (mut out, mut failures) = (Vec::new(), Vec::new());
+    let catalogs = catalogs(model);
     for svc in &model.services {
-        match rust::module(svc) {
+        match rust::module(svc, catalogs) {
             Ok(code) => out.push(crate::out::Artifact { name: format!("{}.rs", svc.module), bytes: code.into_bytes() }),
             Err(e) => failures.push((svc.name.clone(), e)),
         }
     }
     if failures.is_empty() { Ok(out) } else { Err(failures) }
+}
+
+/// Which of search mode's catalogs a generation writes beside its documents: MCP's and the
+/// agent's, each where a contract in search mode has a tool on that transport. Each module names
+/// the documents of its generation, so it must know which there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Catalogs {
+    /// `mcp-catalog.json` is written.
+    pub mcp: bool,
+    /// `agent-catalog.json` is written.
+    pub agent: bool,
+}
+
+/// The catalogs [`documents`] writes for `model`.
+pub fn catalogs(model: &crate::model::Model) -> Catalogs {
+    let searched = |surface: Surface| {
+        model.services.iter().any(|svc| {
+            svc.discovery == crate::parse::ast::ToolDiscovery::Search && svc.operations.iter().any(|op| op.on(surface))
+        })
+    };
+    Catalogs { mcp: searched(Surface::Mcp), agent: searched(Surface::Agent) }
 }
 
 /// The OpenAPI document, the MCP and agent manifests, and in search mode their catalogs.

@@ -24,12 +24,12 @@ use crate::model::{Operation, ROLES, Service};
 /// on two threads, each inside the same `pub mod` so that both print at the depth they have in
 /// the file; ours holds an empty `types` module where typify's is spliced in. Tokens cannot
 /// cross threads: the types' Rust paths come across as text.
-pub fn module(svc: &Service) -> Result<String, Failure> {
+pub fn module(svc: &Service, catalogs: super::Catalogs) -> Result<String, Failure> {
     let (paths_tx, paths_rx) = std::sync::mpsc::channel();
     let (ours, theirs) = std::thread::scope(|s| {
         let theirs = s.spawn(move || types_half(svc, paths_tx));
         // No paths come when typify failed; its error is the one reported.
-        let ours = paths_rx.recv().ok().map(|paths| paths.map(|paths| ours_half(svc, paths)));
+        let ours = paths_rx.recv().ok().map(|paths| paths.map(|paths| ours_half(svc, paths, catalogs)));
         (ours, theirs.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
     let theirs = theirs?;
@@ -103,7 +103,7 @@ fn types_half(svc: &Service, paths: std::sync::mpsc::Sender<Paths>) -> Result<St
 }
 
 /// Our half: the service module with an empty `types`, the operations and everything after.
-fn ours_half(svc: &Service, paths: BTreeMap<String, String>) -> Result<String, String> {
+fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Catalogs) -> Result<String, String> {
     let paths: BTreeMap<String, TokenStream> = paths
         .into_iter()
         .map(|(name, path)| path.parse().map(|p| (name, p)).map_err(|e| format!("type path `{path}`: {e}")))
@@ -115,6 +115,7 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>) -> Result<String, S
     let client = client::client(svc, &ops, view_bounds.as_ref());
     let abi = stitchgen_runtime::GENERATED_ABI;
     let types = types_mod(TokenStream::new());
+    let documents = documents(catalogs);
     print(service_mod(
         svc,
         quote! {
@@ -127,9 +128,37 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>) -> Result<String, S
 
             #body
 
+            #documents
+
             #client
         },
     ))
+}
+
+/// The documents of the module's generation, read from beside it (every generation writes its
+/// modules and documents into one directory): constants, so that nothing is wired by path.
+fn documents(catalogs: super::Catalogs) -> TokenStream {
+    let catalog = |written: bool, file: &str| match written {
+        true => quote!(::core::option::Option::Some(::core::include_str!(#file))),
+        false => quote!(::core::option::Option::None),
+    };
+    let (mcp, agent) = (catalog(catalogs.mcp, "mcp-catalog.json"), catalog(catalogs.agent, "agent-catalog.json"));
+    quote! {
+        /// The OpenAPI 3.1 document generated with this service (`openapi.json`; one for every
+        /// contract generated together), for `HttpApi::openapi`.
+        pub const OPENAPI: &str = ::core::include_str!("openapi.json");
+        /// The MCP `tools/list` result generated with this service (`mcp-tools.json`; one for
+        /// every contract generated together), for `McpServer::new`.
+        pub const MCP_TOOLS: &str = ::core::include_str!("mcp-tools.json");
+        /// The agent tool manifest generated with this service (`agent-tools.json`).
+        pub const AGENT_TOOLS: &str = ::core::include_str!("agent-tools.json");
+        /// Search mode's MCP catalog (`mcp-catalog.json`), for `McpServer::searching`; `None`
+        /// when no contract generated with this one is in search mode.
+        pub const MCP_CATALOG: ::core::option::Option<&str> = #mcp;
+        /// Search mode's agent catalog (`agent-catalog.json`); `None` when no contract generated
+        /// with this one is in search mode.
+        pub const AGENT_CATALOG: ::core::option::Option<&str> = #agent;
+    }
 }
 
 /// Our half with its empty `pub mod types {}` line replaced by typify's `pub mod types { … }`
