@@ -190,7 +190,14 @@ enum Command {
     },
 }
 
-/// Runs the command line and returns the process exit code.
+/// Runs the command line and returns the process exit code: the whole of the `stitchgen`
+/// binary's `main`.
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     stitchgen::cli::main()
+/// }
+/// ```
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

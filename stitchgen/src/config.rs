@@ -26,6 +26,14 @@ pub struct Config {
 }
 
 /// Why a build script's generation failed.
+///
+/// ```
+/// // Outside a build script, and with no `out_dir`, there is nowhere to write.
+/// if std::env::var_os("OUT_DIR").is_none() {
+///     let failed = stitchgen::Config::new().contract("people.stitch.yaml").generate_to_out_dir();
+///     assert!(matches!(failed, Err(stitchgen::BuildError::NoOutDir)));
+/// }
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum BuildError {

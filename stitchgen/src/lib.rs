@@ -129,6 +129,13 @@ pub struct Generated {
 
 /// Why generation produced nothing at all: a contract could not be read, or a gap in stitchgen
 /// (declaration errors are diagnostics, not this).
+///
+/// ```
+/// let dir = std::env::temp_dir();
+/// let failed = stitchgen::Config::new().contract(dir.join("no-such.stitch.yaml")).out_dir(&dir).generate_to_out_dir();
+/// let Err(stitchgen::BuildError::Generate(e)) = failed else { panic!("{failed:?}") };
+/// assert!(matches!(e, stitchgen::Error::Read(_)), "{e}");
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {

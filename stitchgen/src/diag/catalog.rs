@@ -5,6 +5,12 @@ use super::Severity;
 macro_rules! catalog {
     ($($(#[$doc:meta])* $name:ident = $id:literal, $sev:ident, $summary:literal;)*) => {
         /// A stable diagnostic code. Codes are never reused or renumbered.
+        ///
+        /// ```
+        /// let code = stitchgen::Code::ALL.iter().find(|c| c.id() == "E0200").unwrap();
+        /// assert_eq!(code.severity(), stitchgen::Severity::Error);
+        /// println!("{}: {}", code.id(), code.summary());
+        /// ```
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
         pub enum Code {

@@ -10,6 +10,14 @@ pub use render::{ColorChoice, render, render_all, render_all_for};
 use crate::source::Span;
 
 /// How bad a diagnostic is.
+///
+/// ```
+/// use stitchgen::{Code, Severity};
+/// // Every warning code, allowed in a build script that means them (none are errors).
+/// let warnings = Code::ALL.iter().copied().filter(|c| c.severity() == Severity::Warning);
+/// let config = stitchgen::Config::new().allow(warnings);
+/// # let _ = config;
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Severity {

@@ -7,6 +7,13 @@ use crate::parse::ast::Surface;
 use crate::present::{Surfaces, Tool};
 
 /// The MCP protocol version the manifest targets.
+///
+/// ```
+/// use stitchgen::McpTarget;
+/// let config = stitchgen::Config::new().mcp_target(McpTarget::V2026_07_28);
+/// assert_eq!(McpTarget::default().as_str(), "2025-11-25");
+/// # let _ = config;
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum McpTarget {
