@@ -86,8 +86,24 @@ impl HttpApi {
         HttpApi { service, identify: crate::ctx::anonymous(), openapi: None, json_limit: MAX_JSON_BODY_BYTES }
     }
 
-    /// Establishes who is calling from the request headers (a session, a bearer token). The
-    /// scope gate then decides; a request without identity to a non-public endpoint is 401.
+    /// Establishes who is calling from the request's head (a session, a bearer token), before
+    /// its body is read. The scope gate then decides; a request without identity to a
+    /// non-public endpoint is 401. An `Err` refuses the request with that error's envelope.
+    ///
+    /// ```no_run
+    /// # fn people_service() -> stitchgen_runtime::Service { unimplemented!() }
+    /// use stitchgen_runtime::{AppError, Ctx, ErrorCode};
+    /// let app = stitchgen_runtime::axum::HttpApi::new(people_service())
+    ///     .identify(|caller| async move {
+    ///         match caller.bearer() {
+    ///             Some("s3cret") => Ok(Ctx::with_identity("ada", ["admin"])),
+    ///             Some(_) => Err(AppError::new(ErrorCode::Unauthorized, "unknown token")),
+    ///             None => Ok(Ctx::anonymous()),
+    ///         }
+    ///     })
+    ///     .router();
+    /// # let _: axum::Router = app;
+    /// ```
     #[must_use]
     pub fn identify<F, Fut>(mut self, identify: F) -> Self
     where
