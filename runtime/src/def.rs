@@ -23,6 +23,16 @@ impl Surface {
     pub fn is_tool(self) -> bool {
         self != Surface::Http
     }
+
+    /// The surface as contracts write it: `HTTP`, `MCP`, `AGENT`, `CLI`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Surface::Http => "HTTP",
+            Surface::Mcp => "MCP",
+            Surface::Agent => "AGENT",
+            Surface::Cli => "CLI",
+        }
+    }
 }
 
 /// Endpoint or runtime tool.

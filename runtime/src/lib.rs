@@ -42,6 +42,7 @@ mod def;
 mod error;
 #[cfg(feature = "gateway")]
 pub mod gateway;
+mod hooks;
 mod http;
 #[cfg(feature = "mcp")]
 pub mod mcp;
@@ -59,6 +60,7 @@ pub use def::{
     SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
 };
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
+pub use hooks::{CallInfo, Hook, HookFuture};
 pub use http::{
     Frame, Headed, HttpPayload, ItemStream, JsonFrames, RawBody, RawResponse, ResponseHeaders, Upload, UploadedFile,
     WithMeta, json_frames, json_stream,

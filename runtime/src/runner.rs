@@ -8,9 +8,12 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
+use tracing::Instrument;
+
 use crate::ctx::Ctx;
 use crate::def::{OperationDef, Surface};
 use crate::error::{AppError, ErrorCode};
+use crate::hooks::{CallInfo, Hook};
 use crate::validation::{breaks, broken, invalid, no_arguments, path_segments, to_answer, validate, violations};
 
 /// A boxed, sendable future.
@@ -163,6 +166,8 @@ pub struct Service {
     /// The scope gate of this handle: [`Service::with_scope_gate`] sets it on one handle and the
     /// clones made from it after, never on a clone made before.
     gate: Option<ScopeGate>,
+    /// The lifecycle hooks of this handle, in order (as the gate, a clone made before keeps its own).
+    hooks: Arc<[Arc<dyn Hook>]>,
 }
 
 impl std::fmt::Debug for Service {
@@ -212,7 +217,11 @@ impl Service {
                 defaults: op.view.as_ref().and_then(|v| serde_json::from_str(v.defaults).ok()).unwrap_or_default(),
             })
             .collect();
-        Service { inner: Arc::new(Inner { ops, types, compiled, dispatch: Box::new(dispatch) }), gate: None }
+        Service {
+            inner: Arc::new(Inner { ops, types, compiled, dispatch: Box::new(dispatch) }),
+            gate: None,
+            hooks: Arc::new([]),
+        }
     }
 
     /// The compiled schemas of operation `op`, compiled at its first call.
@@ -231,6 +240,21 @@ impl Service {
     ) -> Self {
         self.gate = Some(Arc::new(gate));
         self
+    }
+
+    /// This service with `hook` run on every call after the hooks added before it (see [`Hook`]).
+    /// Like the gate, the hooks belong to the handle returned and its clones.
+    #[must_use]
+    pub fn with_hook(mut self, hook: impl Hook) -> Self {
+        let mut hooks = self.hooks.to_vec();
+        hooks.push(Arc::new(hook));
+        self.hooks = hooks.into();
+        self
+    }
+
+    /// The caller's own arguments, kept for the hooks (not copied when there is none).
+    fn own(&self, arguments: impl FnOnce() -> Value) -> Option<Value> {
+        (!self.hooks.is_empty()).then(arguments)
     }
 
     /// The catalog, in declaration order.
@@ -256,6 +280,7 @@ impl Service {
         let Some(op) = self.find_tool(surface, name) else {
             return Err(AppError::new(ErrorCode::NotFound, format!("unknown tool `{name}`")));
         };
+        let own = self.own(|| args.clone());
         let Value::Object(args) = args else {
             return Err(invalid("input", "arguments must be a JSON object".into(), Vec::new()));
         };
@@ -275,7 +300,7 @@ impl Service {
             }
         }
         let call = Call { params: Value::Object(params), input: Value::Object(input), ..Call::default() };
-        Ok(self.run(op, call, ctx, surface, Gate::Ahead).await?.0)
+        Ok(self.run(op, call, ctx, surface, Gate::Ahead, own).await?.0)
     }
 
     /// Calls operation `op` as HTTP does: params from the path, input from the query or body,
@@ -292,26 +317,37 @@ impl Service {
             return Err(AppError::new(ErrorCode::NotFound, "no such operation"));
         }
         let call = Call { params: Value::Object(params), input: Value::Object(input), ..extra };
-        let (outcome, payload) = self.run(op, call, ctx, Surface::Http, Gate::Ahead).await?;
+        let own = self.own(|| http_arguments(&call));
+        let (outcome, payload) = self.run(op, call, ctx, Surface::Http, Gate::Ahead, own).await?;
         Ok(HttpAnswer { value: outcome.value, payload })
     }
 
     /// Whether `ctx` may call operation `op`: what the HTTP adapter asks before it reads a body,
     /// so that an unauthorised caller costs no read and learns nothing of the schemas.
+    /// A refusal is a call like any other to the span and the `after` hooks.
     #[cfg(feature = "axum")]
-    pub(crate) fn admit(&self, op: usize, ctx: &Ctx) -> Result<(), AppError> {
-        self.gate(self.inner.ops[op], ctx)
+    pub(crate) async fn admit(&self, op: usize, ctx: &Ctx) -> Result<(), AppError> {
+        let def = self.inner.ops[op];
+        let Err(e) = self.gate(def, ctx) else { return Ok(()) };
+        let (span, started) = (crate::hooks::span(def, Surface::Http), std::time::Instant::now());
+        crate::hooks::record(&span, def, Err(&e), started);
+        let info = CallInfo { operation: def, surface: Surface::Http, ctx, arguments: &Value::Null };
+        for hook in self.hooks.iter() {
+            hook.after(&info, Err(&e)).instrument(span.clone()).await;
+        }
+        Err(e)
     }
 
     /// [`Service::call_http`] for a caller [`Service::admit`] let in: the gate is not asked twice.
     #[cfg(feature = "axum")]
     pub(crate) async fn call_http_admitted(&self, op: usize, call: Call, ctx: &Ctx) -> Result<HttpAnswer, AppError> {
-        let (outcome, payload) = self.run(op, call, ctx, Surface::Http, Gate::Passed).await?;
+        let own = self.own(|| http_arguments(&call));
+        let (outcome, payload) = self.run(op, call, ctx, Surface::Http, Gate::Passed, own).await?;
         Ok(HttpAnswer { value: outcome.value, payload })
     }
 
-    /// Gate, validation, handler, output validation, view. The gate comes first: a caller
-    /// without the right is told so, and nothing of what the schemas would say of its arguments.
+    /// One call in its span: the gate, the `before` hooks, then [`Service::checked`], then the
+    /// `after` hooks with what the caller receives.
     async fn run(
         &self,
         op: usize,
@@ -319,11 +355,40 @@ impl Service {
         ctx: &Ctx,
         surface: Surface,
         gate: Gate,
+        own: Option<Value>,
     ) -> Result<(ToolOutcome, Option<crate::HttpPayload>), AppError> {
         let def = self.inner.ops[op];
-        if matches!(gate, Gate::Ahead) {
-            self.gate(def, ctx)?;
+        let (span, started) = (crate::hooks::span(def, surface), std::time::Instant::now());
+        let arguments = own.unwrap_or(Value::Null);
+        let info = CallInfo { operation: def, surface, ctx, arguments: &arguments };
+        let result = async {
+            if matches!(gate, Gate::Ahead) {
+                self.gate(def, ctx)?;
+            }
+            for hook in self.hooks.iter() {
+                hook.before(&info).await?;
+            }
+            self.checked(op, call, ctx, surface).await
         }
+        .instrument(span.clone())
+        .await;
+        crate::hooks::record(&span, def, result.as_ref().map(drop), started);
+        for hook in self.hooks.iter() {
+            hook.after(&info, result.as_ref().map(|(outcome, _)| &outcome.value)).instrument(span.clone()).await;
+        }
+        result
+    }
+
+    /// Validation, handler, output validation, view. The gate came first: a caller without the
+    /// right is told so, and nothing of what the schemas would say of its arguments.
+    async fn checked(
+        &self,
+        op: usize,
+        call: Call,
+        ctx: &Ctx,
+        surface: Surface,
+    ) -> Result<(ToolOutcome, Option<crate::HttpPayload>), AppError> {
+        let def = self.inner.ops[op];
         // After the gate: a caller without the right costs no compiling.
         let compiled = self.validators(op);
         validate(compiled.params.as_ref(), &call.params, "params")?;
@@ -390,6 +455,13 @@ impl Service {
             None => Err(AppError::new(ErrorCode::Forbidden, format!("`{}` needs scope `{}`", def.action, def.scope))),
         }
     }
+}
+
+/// An HTTP call's own arguments for the hooks: its path parameters and input, as one object.
+fn http_arguments(call: &Call) -> Value {
+    let mut all = call.params.as_object().cloned().unwrap_or_default();
+    all.extend(call.input.as_object().cloned().unwrap_or_default());
+    Value::Object(all)
 }
 
 /// Deserializes validated arguments into a generated type (generated code calls this).

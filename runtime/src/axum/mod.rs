@@ -237,7 +237,7 @@ async fn serve(route: Arc<Route>, req: Request) -> Response {
     let req = Request::from_parts(parts, body);
     // Before a byte of the body is read: an unauthorised caller costs no read and is told
     // nothing of what the endpoint's schemas would say of its request.
-    if let Err(e) = route.service.admit(route.op, &ctx) {
+    if let Err(e) = route.service.admit(route.op, &ctx).await {
         return failure(&e);
     }
     let call = match request::read(&route, req).await {

@@ -24,8 +24,8 @@ use stitchgen_runtime::cli::ToolCli;
 use stitchgen_runtime::client::{ClientError, HttpClient, MAX_KEPT_BODY};
 use stitchgen_runtime::mcp::McpServer;
 use stitchgen_runtime::{
-    Answer, AppError, BoxFuture, Call, Caller, Ctx, Dispatch, ErrorCode, FileFieldDef, HttpKindDef, MultipartDef,
-    OpKind, OperationDef, Service, Surface,
+    Answer, AppError, BoxFuture, Call, CallInfo, Caller, Ctx, Dispatch, ErrorCode, FileFieldDef, Hook, HookFuture,
+    HttpKindDef, MultipartDef, OpKind, OperationDef, Service, Surface,
 };
 use tower::ServiceExt;
 
@@ -457,4 +457,78 @@ async fn an_async_identify_refuses_a_request_alike_on_http_mcp_and_cli() {
     let cli = ToolCli::new([people::service(directory())]).identify(identify(&sessions));
     assert_eq!(cli.call("list_people", json!({}), true).await, std::process::ExitCode::from(2));
     assert_eq!(sessions.asked.load(Ordering::SeqCst), 4, "identify ran once per request");
+}
+
+/// Records every hook call as one line; refuses the calls of `refuse` in `before`.
+#[derive(Clone, Default)]
+struct Recorder {
+    seen: Arc<std::sync::Mutex<Vec<String>>>,
+    refuse: Option<&'static str>,
+}
+
+impl Recorder {
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.seen.lock().unwrap())
+    }
+}
+
+impl Hook for Recorder {
+    fn before<'a>(&'a self, call: &'a CallInfo<'a>) -> HookFuture<'a, Result<(), AppError>> {
+        let line = format!("before {} {} {}", call.surface.as_str(), call.operation.action, call.arguments);
+        self.seen.lock().unwrap().push(line);
+        let refused = self.refuse == Some(call.operation.action);
+        Box::pin(
+            async move { if refused { Err(AppError::new(ErrorCode::Forbidden, "held by policy")) } else { Ok(()) } },
+        )
+    }
+
+    fn after<'a>(&'a self, call: &'a CallInfo<'a>, outcome: Result<&'a Value, &'a AppError>) -> HookFuture<'a, ()> {
+        let got = outcome.map_or_else(|e| e.code.clone(), Value::to_string);
+        self.seen.lock().unwrap().push(format!("after {} {} {got}", call.surface.as_str(), call.operation.action));
+        Box::pin(async {})
+    }
+}
+
+#[tokio::test]
+async fn hooks_see_every_call_once_on_every_surface_with_what_the_caller_got() {
+    let hook = Recorder::default();
+    let service = || people::service(directory()).with_hook(hook.clone());
+    let card = r#"{"id":"p1","name":"Ada","team":"core"}"#;
+    let args = json!({"id": "p1"});
+    // In process, on a tool surface: the caller's own arguments, no view default merged in.
+    service().call_tool(Surface::Agent, "list_people", json!({"team": "web"}), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(hook.take(), [r#"before AGENT list {"team":"web"}"#, r#"after AGENT list {"people":[],"total":0}"#]);
+    // HTTP: the full record, email included.
+    let req = Request::get("/people/p1").body(Body::empty()).unwrap();
+    assert_eq!(send(HttpApi::new(service()).router(), req).await.0, StatusCode::OK);
+    let seen = hook.take();
+    assert_eq!(seen[0], r#"before HTTP get {"id":"p1"}"#);
+    assert!(seen[1].starts_with("after HTTP get {") && seen[1].contains("@"), "{seen:?}");
+    assert_eq!(seen.len(), 2);
+    // MCP, through the official Rust SDK's client: the card.
+    let client = mcp_client(mcp_server(service())).await;
+    assert!(!mcp_call(&client, "get_person", args.clone()).await.0);
+    assert_eq!(hook.take(), [r#"before MCP get {"id":"p1"}"#.to_owned(), format!("after MCP get {card}")]);
+    // The command line.
+    let cli = ToolCli::new([service()]);
+    assert_eq!(cli.call("get_person", args.clone(), true).await, std::process::ExitCode::SUCCESS);
+    assert_eq!(hook.take(), [r#"before CLI get {"id":"p1"}"#.to_owned(), format!("after CLI get {card}")]);
+    // A remote service in front of an origin: its own hooks, here; the origin's are the origin's.
+    let seen = Seen::default();
+    let base = origin(HttpApi::new(people::service(directory())).router(), &seen).await;
+    let remote = people::remote::<Directory, _>(HttpClient::new(&base)).with_hook(hook.clone());
+    remote.call_tool(Surface::Mcp, "get_person", args.clone(), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(hook.take(), [r#"before MCP get {"id":"p1"}"#.to_owned(), format!("after MCP get {card}")]);
+    assert_eq!(seen.0.load(Ordering::SeqCst), 1);
+    // A `before` that refuses: the caller's error, and the handler (here, the origin) never ran.
+    let held = Recorder { refuse: Some("get"), ..Recorder::default() };
+    let remote = people::remote::<Directory, _>(HttpClient::new(&base)).with_hook(held.clone());
+    let e = remote.call_tool(Surface::Mcp, "get_person", args, &Ctx::anonymous()).await.unwrap_err();
+    assert_eq!((e.code.as_str(), e.message.as_str()), ("FORBIDDEN", "held by policy"));
+    assert_eq!(held.take(), [r#"before MCP get {"id":"p1"}"#, "after MCP get FORBIDDEN"]);
+    assert_eq!(seen.0.load(Ordering::SeqCst), 1, "nothing more reached the origin");
+    // The scope gate's refusal reaches `after` alone, over HTTP before the body is read.
+    let req = Request::delete("/people/p1").body(Body::empty()).unwrap();
+    assert_eq!(send(HttpApi::new(service()).router(), req).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(hook.take(), ["after HTTP delete UNAUTHORIZED"]);
 }
