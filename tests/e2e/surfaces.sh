@@ -52,7 +52,7 @@ if inspect --method tools/call --tool-name list_teams >"$work/call.json" 2>"$wor
 else no "inspector calls list_teams and reads the wrapped list"; cat "$work/call.json" "$work/err"; fi
 
 echo "-- HTTP over loopback"
-"$bin" http --addr 127.0.0.1:0 --admin-token e2e-token 2>"$work/server.err" &
+RUST_LOG=info "$bin" http --addr 127.0.0.1:0 --admin-token e2e-token 2>"$work/server.err" &
 server=$!
 for _ in $(seq 100); do grep -q 'listening on' "$work/server.err" && break; sleep 0.1; done
 base=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.err")
@@ -94,6 +94,12 @@ suite "mcp python sdk, remote: the same cards in front of a running origin" -- \
 kill "$origin" 2>/dev/null || true
 
 suite "http checks" -- "$venv/bin/python" "$here/http_check.py" "$base" "$work/gen/openapi.json" e2e-token
+# RUST_LOG=info: one line per call, with its surface, operation, outcome code and status.
+if grep -q 'call{service="people" operation="get" tool="get_person" surface="HTTP" code="NOT_FOUND" status=404' "$work/server.err" \
+   && grep -q 'call{service="people" operation="get" tool="get_person" surface="MCP" code="OK" status=200' "$work/server.err" \
+   && grep -q 'call{service="rooms" operation="book" tool="book_room" surface="HTTP" code="CONFLICT" status=409' "$work/server.err"; then
+  ok "the server logs one line per call, on HTTP and MCP alike ($(grep -c 'call{' "$work/server.err") calls)"
+else no "the server logs one line per call, on HTTP and MCP alike"; tail -5 "$work/server.err"; fi
 (cd "$work" && timeout 600 "$venv/bin/schemathesis" run "$work/gen/openapi.json" --url "$base" --checks all \
    --header "Authorization: Bearer e2e-token" --max-examples 40 --seed 7 --workers 1 --request-timeout 5 --generation-database none --no-color) >"$work/st.log" 2>&1 \
   && ok "schemathesis finds no violation of the generated OpenAPI" \

@@ -86,7 +86,15 @@ fn services() -> [Service; 2] {
     [people::service(people_impl::Directory::seeded(SEED)), rooms::service(rooms_impl::Rooms::new())]
 }
 
+/// One line per call on stderr (stdout is MCP's over stdio), at the level `RUST_LOG` names
+/// (`info` shows every call; the default, `warn`, a failure of the service's own).
+fn log() {
+    let level = std::env::var("RUST_LOG").ok().and_then(|l| l.parse().ok()).unwrap_or(tracing::Level::WARN);
+    let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_max_level(level).try_init();
+}
+
 fn main() -> ExitCode {
+    log();
     let args: Vec<OsString> = std::env::args_os().collect();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
     let cli = ToolCli::new(services())
