@@ -81,8 +81,10 @@ impl Gateway {
         };
         // What the runtime keeps from callers (an origin answer that breaks the contract, with
         // the values that broke it) is the operator's to read: on stderr, never on the MCP
-        // channel. Not for `call`, whose stderr a model running it reads.
-        let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_max_level(tracing::Level::WARN).try_init();
+        // channel. Not for `call`, whose stderr a model running it reads. `RUST_LOG=info` adds
+        // one line per call.
+        let level = std::env::var("RUST_LOG").ok().and_then(|l| l.parse().ok()).unwrap_or(tracing::Level::WARN);
+        let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_max_level(level).try_init();
         let result = match matches.subcommand() {
             Some(("mcp", m)) => self.remote(m).and_then(|(service, ctx)| runtime.block_on(self.mcp(service, ctx))),
             Some(("http", m)) => {
