@@ -55,6 +55,14 @@ pub trait Hook: Send + Sync + 'static {
         Box::pin(async { Ok(()) })
     }
 
+    /// Runs before `after` when the answer carries keys its output schema does not declare (an
+    /// origin drifting from its contract, a map-typed output): their paths (`/people/*/ssn`),
+    /// never their values, each path once per operation for the life of the service.
+    fn undeclared<'a>(&'a self, call: &'a CallInfo<'a>, paths: &'a [String]) -> HookFuture<'a, ()> {
+        let _ = (call, paths);
+        Box::pin(async {})
+    }
+
     /// Runs once the call is over, with what the caller received: on tool surfaces the view's
     /// answer (the card), on HTTP the full answer (`null` for raw responses and streams), or
     /// the error. A call the scope gate refused reaches `after` only (over HTTP, refused before

@@ -50,6 +50,7 @@ pub mod remote;
 mod runner;
 pub mod search;
 mod stream;
+mod undeclared;
 mod validation;
 #[cfg(feature = "client")]
 mod wire;

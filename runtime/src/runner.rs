@@ -126,6 +126,8 @@ enum Gate {
 struct Compiled {
     validators: OnceLock<Validators>,
     defaults: Map<String, Value>,
+    /// The undeclared answer paths already reported: each once per operation.
+    reported: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 /// The schemas of one operation, compiled.
@@ -136,6 +138,8 @@ struct Validators {
     view: Option<jsonschema::Validator>,
     item: Option<Arc<jsonschema::Validator>>,
     terminal: Option<Arc<jsonschema::Validator>>,
+    /// The output schema as JSON, for the keys an answer carries that it does not declare.
+    output_doc: Option<Value>,
 }
 
 impl Validators {
@@ -148,6 +152,7 @@ impl Validators {
             item: compile(op.http_kind.stream.as_ref().map(|s| s.item_schema), "stream item", op, types).map(Arc::new),
             terminal: compile(op.http_kind.stream.as_ref().and_then(|s| s.terminal_schema), "terminal", op, types)
                 .map(Arc::new),
+            output_doc: op.output_schema.and_then(|s| serde_json::from_str(s).ok()),
         }
     }
 }
@@ -155,6 +160,8 @@ impl Validators {
 struct Inner {
     ops: &'static [&'static OperationDef],
     types: jsonschema::Registry<'static>,
+    /// The types document as JSON, where answers' references lead.
+    types_doc: Value,
     compiled: Vec<Compiled>,
     dispatch: Box<dyn Dispatch>,
 }
@@ -209,16 +216,18 @@ impl Service {
     /// first call. Generated code calls this; it panics (here, or at an operation's first call)
     /// only on a generated module that was edited by hand.
     pub fn new(types: &'static str, ops: &'static [&'static OperationDef], dispatch: impl Dispatch) -> Self {
+        let types_doc = serde_json::from_str(types).unwrap_or_default();
         let types = registry(types);
         let compiled = ops
             .iter()
             .map(|op| Compiled {
                 validators: OnceLock::new(),
                 defaults: op.view.as_ref().and_then(|v| serde_json::from_str(v.defaults).ok()).unwrap_or_default(),
+                reported: std::sync::Mutex::default(),
             })
             .collect();
         Service {
-            inner: Arc::new(Inner { ops, types, compiled, dispatch: Box::new(dispatch) }),
+            inner: Arc::new(Inner { ops, types, types_doc, compiled, dispatch: Box::new(dispatch) }),
             gate: None,
             hooks: Arc::new([]),
         }
@@ -373,10 +382,37 @@ impl Service {
         .instrument(span.clone())
         .await;
         crate::hooks::record(&span, def, result.as_ref().map(drop), started);
+        let result = result.map(|(outcome, payload, undeclared)| (outcome, payload, self.first_seen(op, undeclared)));
         for hook in self.hooks.iter() {
-            hook.after(&info, result.as_ref().map(|(outcome, _)| &outcome.value)).instrument(span.clone()).await;
+            if let Ok((_, _, undeclared)) = &result
+                && !undeclared.is_empty()
+            {
+                hook.undeclared(&info, undeclared).instrument(span.clone()).await;
+            }
+            hook.after(&info, result.as_ref().map(|(outcome, ..)| &outcome.value)).instrument(span.clone()).await;
         }
-        result
+        result.map(|(outcome, payload, _)| (outcome, payload))
+    }
+
+    /// Of the undeclared paths of one answer, those not reported before for operation `op`,
+    /// each logged once (the path, never the value).
+    fn first_seen(&self, op: usize, paths: std::collections::BTreeSet<String>) -> Vec<String> {
+        if paths.is_empty() {
+            return Vec::new();
+        }
+        let def = self.inner.ops[op];
+        let mut reported = self.inner.compiled[op].reported.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let new: Vec<String> = paths.into_iter().filter(|p| reported.insert(p.clone())).collect();
+        for path in &new {
+            tracing::warn!(
+                target: "stitchgen_runtime",
+                service = def.service,
+                operation = def.action,
+                path = path.as_str(),
+                "the answer carries a key its schema does not declare"
+            );
+        }
+        new
     }
 
     /// Validation, handler, output validation, view. The gate came first: a caller without the
@@ -387,7 +423,7 @@ impl Service {
         call: Call,
         ctx: &Ctx,
         surface: Surface,
-    ) -> Result<(ToolOutcome, Option<crate::HttpPayload>), AppError> {
+    ) -> Result<(ToolOutcome, Option<crate::HttpPayload>, std::collections::BTreeSet<String>), AppError> {
         let def = self.inner.ops[op];
         // After the gate: a caller without the right costs no compiling.
         let compiled = self.validators(op);
@@ -414,6 +450,12 @@ impl Service {
         {
             return Err(breaks("the handler's answer breaks the contract's output schema", errors));
         }
+        // The full answer, before any view: a view's slice drops keys on purpose.
+        let undeclared = match &compiled.output_doc {
+            Some(schema) => crate::undeclared::Schemas { root: schema, types: &self.inner.types_doc }
+                .undeclared(&answer.full, schema),
+            None => Default::default(),
+        };
         let value = match (&def.view, surface.is_tool()) {
             (Some(view), true) => {
                 let value = if view.project {
@@ -436,7 +478,7 @@ impl Service {
             _ => value,
         };
         let presentation = answer.present.as_ref().and_then(|p| p(surface));
-        Ok((ToolOutcome { value, presentation }, payload))
+        Ok((ToolOutcome { value, presentation }, payload, undeclared))
     }
 
     fn gate(&self, def: &OperationDef, ctx: &Ctx) -> Result<(), AppError> {

@@ -482,6 +482,11 @@ impl Hook for Recorder {
         )
     }
 
+    fn undeclared<'a>(&'a self, call: &'a CallInfo<'a>, paths: &'a [String]) -> HookFuture<'a, ()> {
+        self.seen.lock().unwrap().push(format!("undeclared {} {paths:?}", call.operation.action));
+        Box::pin(async {})
+    }
+
     fn after<'a>(&'a self, call: &'a CallInfo<'a>, outcome: Result<&'a Value, &'a AppError>) -> HookFuture<'a, ()> {
         let got = outcome.map_or_else(|e| e.code.clone(), Value::to_string);
         self.seen.lock().unwrap().push(format!("after {} {} {got}", call.surface.as_str(), call.operation.action));
@@ -531,4 +536,32 @@ async fn hooks_see_every_call_once_on_every_surface_with_what_the_caller_got() {
     let req = Request::delete("/people/p1").body(Body::empty()).unwrap();
     assert_eq!(send(HttpApi::new(service()).router(), req).await.0, StatusCode::UNAUTHORIZED);
     assert_eq!(hook.take(), ["after HTTP delete UNAUTHORIZED"]);
+}
+
+#[tokio::test]
+async fn keys_an_origin_adds_to_its_answer_are_reported_by_path_once_never_by_value() {
+    // An origin drifting from its contract: two keys the schema of `get` does not declare.
+    let router = axum::Router::new().route(
+        "/people/{id}",
+        axum::routing::get(|| async {
+            let body = json!({"id": "p1", "name": "Ada", "email": "ada@example.com", "team": "core",
+                "ssn": "078-05-1120", "address": {"city": "Oslo", "floor": 3}});
+            ([(axum::http::header::CONTENT_TYPE, "application/json")], body.to_string())
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    // The gateway's service: the answer stays JSON, judged by the contract's schemas alone.
+    let hook = Recorder::default();
+    let gateway = stitchgen_runtime::remote::service(people::TYPES, people::CATALOG, HttpClient::new(&base))
+        .with_hook(hook.clone());
+    let card = gateway.call_tool(Surface::Mcp, "get_person", json!({"id": "p1"}), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(card.value, json!({"id": "p1", "name": "Ada", "team": "core"}), "the view's slice, not reported");
+    let seen = hook.take();
+    assert_eq!(seen[1], r#"undeclared get ["/address/floor", "/ssn"]"#, "{seen:?}");
+    assert!(!seen.concat().contains("078-05"), "paths, never values: {seen:?}");
+    // Once per operation and path: the next answer with the same keys reports nothing.
+    gateway.call_tool(Surface::Mcp, "get_person", json!({"id": "p1"}), &Ctx::anonymous()).await.unwrap();
+    assert!(hook.take().iter().all(|l| !l.starts_with("undeclared")));
 }
