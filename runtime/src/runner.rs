@@ -16,6 +16,9 @@ use crate::error::{AppError, ErrorCode};
 use crate::hooks::{CallInfo, Hook};
 use crate::validation::{breaks, broken, invalid, no_arguments, path_segments, to_answer, validate, violations};
 
+/// The most undeclared answer paths reported per operation (see [`Service::first_seen`]).
+const MAX_REPORTED_PATHS: usize = 256;
+
 /// A boxed, sendable future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -395,22 +398,32 @@ impl Service {
     }
 
     /// Of the undeclared paths of one answer, those not reported before for operation `op`,
-    /// each logged once (the path, never the value).
+    /// each logged once (the path, never the value). An origin that invents keys at every
+    /// answer cannot grow the record without bound: past [`MAX_REPORTED_PATHS`] per operation,
+    /// one last event says reporting stopped.
     fn first_seen(&self, op: usize, paths: std::collections::BTreeSet<String>) -> Vec<String> {
         if paths.is_empty() {
             return Vec::new();
         }
         let def = self.inner.ops[op];
         let mut reported = self.inner.compiled[op].reported.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let new: Vec<String> = paths.into_iter().filter(|p| reported.insert(p.clone())).collect();
-        for path in &new {
-            tracing::warn!(
-                target: "stitchgen_runtime",
-                service = def.service,
-                operation = def.action,
-                path = path.as_str(),
-                "the answer carries a key its schema does not declare"
-            );
+        let mut new = Vec::new();
+        for path in paths {
+            if reported.len() >= MAX_REPORTED_PATHS {
+                if reported.len() == MAX_REPORTED_PATHS {
+                    // One more entry, never a path: the mark that the limit was reached.
+                    reported.insert(String::new());
+                    tracing::warn!(target: "stitchgen_runtime", service = def.service, operation = def.action,
+                        "more undeclared keys in answers: no longer reported");
+                }
+                break;
+            }
+            if reported.insert(path.clone()) {
+                // `?`: a key an origin chose is escaped, never a line of the log of its own.
+                tracing::warn!(target: "stitchgen_runtime", service = def.service, operation = def.action,
+                    path = ?path, "the answer carries a key its schema does not declare");
+                new.push(path);
+            }
         }
         new
     }

@@ -565,3 +565,26 @@ async fn keys_an_origin_adds_to_its_answer_are_reported_by_path_once_never_by_va
     gateway.call_tool(Surface::Mcp, "get_person", json!({"id": "p1"}), &Ctx::anonymous()).await.unwrap();
     assert!(hook.take().iter().all(|l| !l.starts_with("undeclared")));
 }
+
+/// A handler of `get` whose every answer carries a key never seen before.
+struct Inventive(AtomicUsize);
+
+impl Dispatch for Inventive {
+    fn call<'a>(&'a self, _: usize, _: &'a Ctx, _: Call) -> BoxFuture<'a, Result<Answer, AppError>> {
+        let n = self.0.fetch_add(1, Ordering::SeqCst);
+        let mut person = json!({"id": "p1", "name": "Ada", "email": "ada@example.com", "team": "core"});
+        person[format!("k{n}")] = json!(n);
+        Box::pin(async move { Ok(Answer::new(person)) })
+    }
+}
+
+#[tokio::test]
+async fn an_origin_inventing_keys_at_every_answer_is_reported_within_a_bound() {
+    let hook = Recorder::default();
+    let service = Service::new(people::TYPES, people::CATALOG, Inventive(AtomicUsize::new(0))).with_hook(hook.clone());
+    for _ in 0..300 {
+        service.call_tool(Surface::Mcp, "get_person", json!({"id": "p1"}), &Ctx::anonymous()).await.unwrap();
+    }
+    let reported = hook.take().iter().filter(|l| l.starts_with("undeclared")).count();
+    assert_eq!(reported, 256, "each new path reported until the bound, then none");
+}
