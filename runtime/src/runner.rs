@@ -147,15 +147,17 @@ struct Validators {
 
 impl Validators {
     fn compile(op: &OperationDef, types: &jsonschema::Registry<'_>) -> Self {
+        // Read once: the validator compiles from it, the undeclared-key walk reads it.
+        let output_doc = op.output_schema.map(|s| parse(s, "output", op));
         Validators {
             params: compile(op.params_schema, "params", op, types),
             input: compile(op.input_schema, "input", op, types),
-            output: compile(op.output_schema, "output", op, types),
+            output: output_doc.as_ref().map(|v| build(v, "output", op, types)),
             view: compile(op.view.as_ref().and_then(|v| v.output_schema), "view", op, types),
             item: compile(op.http_kind.stream.as_ref().map(|s| s.item_schema), "stream item", op, types).map(Arc::new),
             terminal: compile(op.http_kind.stream.as_ref().and_then(|s| s.terminal_schema), "terminal", op, types)
                 .map(Arc::new),
-            output_doc: op.output_schema.and_then(|s| serde_json::from_str(s).ok()),
+            output_doc,
         }
     }
 }
@@ -192,21 +194,36 @@ pub(crate) fn compile(
     op: &OperationDef,
     types: &jsonschema::Registry<'_>,
 ) -> Option<jsonschema::Validator> {
-    let text = schema?;
-    let value: Value = serde_json::from_str(text)
-        .unwrap_or_else(|e| panic!("{}.{}: generated {what} schema is not JSON: {e}", op.service, op.action));
-    let validator = jsonschema::options()
+    Some(build(&parse(schema?, what, op), what, op, types))
+}
+
+/// A generated schema as JSON.
+fn parse(text: &str, what: &str, op: &OperationDef) -> Value {
+    serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("{}.{}: generated {what} schema is not JSON: {e}", op.service, op.action))
+}
+
+/// The validator of a generated schema already read.
+fn build(value: &Value, what: &str, op: &OperationDef, types: &jsonschema::Registry<'_>) -> jsonschema::Validator {
+    jsonschema::options()
         .should_validate_formats(true)
         .with_registry(types)
-        .build(&value)
-        .unwrap_or_else(|e| panic!("{}.{}: generated {what} schema does not compile: {e}", op.service, op.action));
-    Some(validator)
+        .build(value)
+        .unwrap_or_else(|e| panic!("{}.{}: generated {what} schema does not compile: {e}", op.service, op.action))
 }
 
 /// The service's types document (see [`crate::TYPES_URI`]), registered once for every schema.
 pub(crate) fn registry(types: &'static str) -> jsonschema::Registry<'static> {
-    let doc: Value =
-        serde_json::from_str(types).unwrap_or_else(|e| panic!("the generated types document is not JSON: {e}"));
+    registry_of(types_document(types))
+}
+
+/// The types document as JSON.
+fn types_document(types: &'static str) -> Value {
+    serde_json::from_str(types).unwrap_or_else(|e| panic!("the generated types document is not JSON: {e}"))
+}
+
+/// [`registry`] of a types document already read.
+fn registry_of(doc: Value) -> jsonschema::Registry<'static> {
     jsonschema::Registry::new()
         .add(crate::TYPES_URI, jsonschema::Resource::from_contents(doc))
         .and_then(|r| r.prepare())
@@ -219,8 +236,9 @@ impl Service {
     /// first call. Generated code calls this; it panics (here, or at an operation's first call)
     /// only on a generated module that was edited by hand.
     pub fn new(types: &'static str, ops: &'static [&'static OperationDef], dispatch: impl Dispatch) -> Self {
-        let types_doc = serde_json::from_str(types).unwrap_or_default();
-        let types = registry(types);
+        // Read once: the registry compiles from it, the undeclared-key walk reads it.
+        let types_doc = types_document(types);
+        let types = registry_of(types_doc.clone());
         let compiled = ops
             .iter()
             .map(|op| Compiled {
