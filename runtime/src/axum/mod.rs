@@ -30,24 +30,22 @@ pub const MAX_MULTIPART_PARTS: usize = 256;
 
 /// The HTTP surface of one generated service, to turn into an axum [`Router`].
 ///
-/// ```no_run
-/// # fn people_service() -> stitchgen_runtime::Service { unimplemented!() }
-/// let app = stitchgen_runtime::axum::HttpApi::new(people_service())
-///     .openapi(r#"{"openapi":"3.1.0"}"#)
-///     .router();
-/// # let _: axum::Router = app;
+/// ```
+/// fn app(people: stitchgen_runtime::Service) -> axum::Router {
+///     stitchgen_runtime::axum::HttpApi::new(people).openapi(r#"{"openapi":"3.1.0"}"#).router()
+/// }
 /// ```
 ///
 /// Several services on one listener: merge their [`HttpApi::routes`], then give the merged
 /// router one fallback, [`with_fallbacks`] (or your own).
 ///
-/// ```no_run
-/// # fn people_service() -> stitchgen_runtime::Service { unimplemented!() }
-/// # fn rooms_service() -> stitchgen_runtime::Service { unimplemented!() }
+/// ```
+/// use stitchgen_runtime::Service;
 /// use stitchgen_runtime::axum::{HttpApi, with_fallbacks};
-/// let routes = HttpApi::new(people_service()).routes().merge(HttpApi::new(rooms_service()).routes());
-/// let app = with_fallbacks(routes);
-/// # let _: axum::Router = app;
+///
+/// fn app(people: Service, rooms: Service) -> axum::Router {
+///     with_fallbacks(HttpApi::new(people).routes().merge(HttpApi::new(rooms).routes()))
+/// }
 /// ```
 #[derive(Clone)]
 pub struct HttpApi {
@@ -90,19 +88,20 @@ impl HttpApi {
     /// its body is read. The scope gate then decides; a request without identity to a
     /// non-public endpoint is 401. An `Err` refuses the request with that error's envelope.
     ///
-    /// ```no_run
-    /// # fn people_service() -> stitchgen_runtime::Service { unimplemented!() }
-    /// use stitchgen_runtime::{AppError, Ctx, ErrorCode};
-    /// let app = stitchgen_runtime::axum::HttpApi::new(people_service())
-    ///     .identify(|caller| async move {
-    ///         match caller.bearer() {
-    ///             Some("s3cret") => Ok(Ctx::with_identity("ada", ["admin"])),
-    ///             Some(_) => Err(AppError::new(ErrorCode::Unauthorized, "unknown token")),
-    ///             None => Ok(Ctx::anonymous()),
-    ///         }
-    ///     })
-    ///     .router();
-    /// # let _: axum::Router = app;
+    /// ```
+    /// use stitchgen_runtime::{AppError, Ctx, ErrorCode, Service};
+    ///
+    /// fn app(people: Service) -> axum::Router {
+    ///     stitchgen_runtime::axum::HttpApi::new(people)
+    ///         .identify(|caller| async move {
+    ///             match caller.bearer() {
+    ///                 Some("s3cret") => Ok(Ctx::with_identity("ada", ["admin"])),
+    ///                 Some(_) => Err(AppError::new(ErrorCode::Unauthorized, "unknown token")),
+    ///                 None => Ok(Ctx::anonymous()),
+    ///             }
+    ///         })
+    ///         .router()
+    /// }
     /// ```
     #[must_use]
     pub fn identify<F, Fut>(mut self, identify: F) -> Self
