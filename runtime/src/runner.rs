@@ -213,6 +213,7 @@ fn build(value: &Value, what: &str, op: &OperationDef, types: &jsonschema::Regis
 }
 
 /// The service's types document (see [`crate::TYPES_URI`]), registered once for every schema.
+#[cfg(feature = "client")]
 pub(crate) fn registry(types: &'static str) -> jsonschema::Registry<'static> {
     registry_of(types_document(types))
 }
