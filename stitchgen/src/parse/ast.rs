@@ -300,15 +300,22 @@ pub enum Surface {
     Cli,
 }
 
-impl Surface {
-    /// The name as written in contracts.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Surface::Http => "HTTP",
-            Surface::Mcp => "MCP",
-            Surface::Agent => "AGENT",
-            Surface::Cli => "CLI",
+/// The surface the runtime serves: one enum each, the parser's carrying its schema for editors.
+impl From<Surface> for stitchgen_runtime::Surface {
+    fn from(s: Surface) -> Self {
+        match s {
+            Surface::Http => stitchgen_runtime::Surface::Http,
+            Surface::Mcp => stitchgen_runtime::Surface::Mcp,
+            Surface::Agent => stitchgen_runtime::Surface::Agent,
+            Surface::Cli => stitchgen_runtime::Surface::Cli,
         }
+    }
+}
+
+impl Surface {
+    /// The name as written in contracts (the runtime's, which serves it).
+    pub fn as_str(self) -> &'static str {
+        stitchgen_runtime::Surface::from(self).as_str()
     }
     /// Whether this is a tool surface (every surface but HTTP).
     pub fn is_tool(self) -> bool {

@@ -37,7 +37,7 @@ pub fn operation(op: &Operation, svc: &Service) -> rt::OperationDef {
         method: op.http.as_ref().map(|h| h.method.as_str()),
         path: op.http.as_ref().map(|h| text(&h.path)),
         scope: text(&op.scope),
-        surfaces: Vec::leak(op.surfaces.iter().map(|s| surface(*s)).collect()),
+        surfaces: Vec::leak(op.surfaces.iter().map(|&s| rt::Surface::from(s)).collect()),
         tool_name: op.tool_name.as_deref().map(text),
         annotations: op.annotations.as_ref().map(|a| text(a.to_string())),
         param_keys: texts(param_keys(op, svc)),
@@ -77,15 +77,6 @@ fn texts(items: impl IntoIterator<Item = impl Into<String>>) -> &'static [&'stat
 /// A schema as compact JSON text, shared types referred to in the types document.
 fn schema_text(schema: &Value, svc: &Service) -> &'static str {
     text(super::schema(schema, svc, REGISTRY).to_string())
-}
-
-fn surface(s: Surface) -> rt::Surface {
-    match s {
-        Surface::Http => rt::Surface::Http,
-        Surface::Mcp => rt::Surface::Mcp,
-        Surface::Agent => rt::Surface::Agent,
-        Surface::Cli => rt::Surface::Cli,
-    }
 }
 
 /// The argument keys that are path parameters: the params schema's properties.
