@@ -76,9 +76,10 @@ impl Schemas<'_> {
         }
     }
 
-    /// `schema` and every schema it composes, references followed.
+    /// `schema` and every schema it composes, references followed, each once: a schema that
+    /// composes itself (`anyOf: [{$ref: Node}, {$ref: Node}]`) is walked once, not 2^depth times.
     fn flatten<'s>(&'s self, schema: &'s Value, out: &mut Vec<&'s Value>, depth: usize) {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || out.iter().any(|seen| std::ptr::eq(*seen, schema)) {
             return;
         }
         out.push(schema);
@@ -126,5 +127,20 @@ mod tests {
             { "id": "p1", "ssn": "1", "tags": { "a": "x" } }, { "id": "p2", "ssn": "2", "a/b": 1 } ] });
         let found: Vec<String> = schemas.undeclared(&answer, &root).into_iter().collect();
         assert_eq!(found, ["/debug", "/people/*/a~1b", "/people/*/ssn"]);
+    }
+
+    #[test]
+    fn a_schema_that_composes_itself_is_walked_once() {
+        let types = json!({ "$defs": { "Node": { "properties": { "next": { "$ref": "urn:stitchgen:types#/$defs/Node" } },
+            "anyOf": [{ "$ref": "urn:stitchgen:types#/$defs/Node" }, { "$ref": "urn:stitchgen:types#/$defs/Node" }] } } });
+        let root = json!({ "$ref": "urn:stitchgen:types#/$defs/Node" });
+        let schemas = Schemas { root: &root, types: &types };
+        let mut answer = json!({ "extra": 1 });
+        for _ in 0..100 {
+            answer = json!({ "next": answer });
+        }
+        let found = schemas.undeclared(&answer, &root);
+        // Past the depth bound the walk stops; no path is invented, and it ends at once.
+        assert!(found.iter().all(|p| p.ends_with("/extra")), "{found:?}");
     }
 }
