@@ -134,7 +134,10 @@ impl ToolCli {
     /// the exit code of §4.
     pub async fn call(&self, tool: &str, args: Value, compact: bool) -> ExitCode {
         let ctx = match (self.identify)(Caller::new(Surface::Cli, None)).await {
-            Ok(ctx) => ctx,
+            Ok(ctx) => ctx.on_progress(|p| {
+                eprintln!("{}", progress_line(&p));
+                std::future::ready(())
+            }),
             Err(e) => return report(&e),
         };
         let ctx = &ctx;
@@ -154,6 +157,21 @@ impl ToolCli {
             Err(e) => report(&e),
         }
     }
+}
+
+/// A progress report as the CLI prints it on stderr: `progress: 3/8 room Curie`. Never JSON, so
+/// that the error envelope stays the one JSON line of stderr (its last).
+fn progress_line(p: &crate::Progress) -> String {
+    let mut line = format!("progress: {}", p.done);
+    if let Some(total) = p.total {
+        line.push_str(&format!("/{total}"));
+    }
+    if let Some(message) = &p.message {
+        // One line, whatever the handler wrote.
+        line.push(' ');
+        line.extend(message.chars().map(|c| if c.is_control() { ' ' } else { c }));
+    }
+    line
 }
 
 /// The envelope on stderr, and the exit code of the error's class.

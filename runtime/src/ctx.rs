@@ -23,6 +23,33 @@ pub struct Ctx {
     /// The caller's own `Authorization` header, kept only when the application chose to (see
     /// [`Ctx::forwarding`]): a remote service sends it on to its origin in place of its own.
     pub authorization: Option<String>,
+    /// Where [`Ctx::progress`] reports go: set by the adapter of a surface that has somewhere
+    /// to send them, or by [`Ctx::on_progress`].
+    progress: Option<Reporter>,
+}
+
+/// One report of a long call's progress, as a handler gives it to [`Ctx::progress`].
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Progress {
+    /// The work done so far.
+    pub done: f64,
+    /// The whole of the work, when known.
+    pub total: Option<f64>,
+    /// What the call is doing, when it says.
+    pub message: Option<String>,
+}
+
+type ReportFn = dyn Fn(Progress) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync;
+
+/// A progress sink, shared by the clones of one call's context.
+#[derive(Clone)]
+struct Reporter(Arc<ReportFn>);
+
+impl std::fmt::Debug for Reporter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Reporter")
+    }
 }
 
 impl Ctx {
@@ -36,6 +63,7 @@ impl Ctx {
         Ctx {
             identity: Some(Identity { subject: subject.into(), scopes: scopes.into_iter().map(Into::into).collect() }),
             authorization: None,
+            progress: None,
         }
     }
 
@@ -45,6 +73,44 @@ impl Ctx {
     #[must_use]
     pub fn forwarding(mut self, authorization: impl Into<String>) -> Self {
         self.authorization = Some(authorization.into());
+        self
+    }
+
+    /// Reports how far a long call has got: `done` of `total` (when known), with a short
+    /// `message` (empty for none). An MCP client that asked for progress (a `progressToken`)
+    /// receives `notifications/progress`, the CLI prints a line on stderr, HTTP sends nothing;
+    /// a call with nowhere to report returns at once. Reports that do not advance (`done` no
+    /// greater than the last one sent) and values that are not finite are dropped: MCP wants
+    /// progress to grow. Awaited, so a report is sent before the call's answer.
+    pub async fn progress(&self, done: f64, total: Option<f64>, message: &str) {
+        let Some(Reporter(report)) = &self.progress else { return };
+        if !done.is_finite() || total.is_some_and(|t| !t.is_finite()) {
+            return;
+        }
+        tracing::debug!(done, total, message, "progress");
+        let message = (!message.is_empty()).then(|| message.to_owned());
+        report(Progress { done, total, message }).await;
+    }
+
+    /// This context, sending its [`Ctx::progress`] reports to `report` (only the reports that
+    /// advance). The adapters set it where their surface has somewhere to send them; an
+    /// in-process caller may set its own.
+    #[must_use]
+    pub fn on_progress<F, Fut>(mut self, report: F) -> Self
+    where
+        F: Fn(Progress) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
+        let last = std::sync::Mutex::new(f64::NEG_INFINITY);
+        let report = move |p: Progress| -> Pin<Box<dyn Future<Output = ()> + Send>> {
+            let mut last = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if p.done <= *last {
+                return Box::pin(std::future::ready(()));
+            }
+            *last = p.done;
+            Box::pin(report(p))
+        };
+        self.progress = Some(Reporter(Arc::new(report)));
         self
     }
 }
@@ -118,8 +184,31 @@ pub struct ViewCall<I> {
 
 #[cfg(test)]
 mod tests {
-    use super::Caller;
+    use std::sync::{Arc, Mutex};
+
+    use super::{Caller, Ctx, Progress};
     use crate::Surface;
+
+    #[tokio::test]
+    async fn progress_reaches_the_sink_only_when_it_advances_and_is_finite() {
+        let heard = Arc::new(Mutex::new(Vec::<Progress>::new()));
+        let sink = heard.clone();
+        let ctx = Ctx::anonymous().on_progress(move |p| {
+            sink.lock().unwrap().push(p);
+            std::future::ready(())
+        });
+        // A clone (as a handler may hold) shares the sink and what it last sent.
+        let clone = ctx.clone();
+        ctx.progress(1.0, Some(3.0), "one").await;
+        clone.progress(1.0, Some(3.0), "the same again").await;
+        ctx.progress(f64::NAN, None, "").await;
+        ctx.progress(2.0, Some(f64::INFINITY), "").await;
+        clone.progress(2.5, None, "").await;
+        let seen: Vec<_> = heard.lock().unwrap().iter().map(|p| (p.done, p.total, p.message.clone())).collect();
+        assert_eq!(seen, [(1.0, Some(3.0), Some("one".to_owned())), (2.5, None, None)]);
+        // Nowhere to report: nothing happens, nothing fails.
+        Ctx::anonymous().progress(1.0, None, "unheard").await;
+    }
 
     #[test]
     fn a_bearer_token_is_read_from_the_authorization_header_alone() {

@@ -55,7 +55,7 @@ mod validation;
 #[cfg(feature = "client")]
 mod wire;
 
-pub use ctx::{Caller, Ctx, Identify, Identity, ViewCall};
+pub use ctx::{Caller, Ctx, Identify, Identity, Progress, ViewCall};
 pub use def::{
     Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, LimitsDef, MultipartDef, OpKind, OperationDef,
     SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,

@@ -6,16 +6,16 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, MetaObject,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
 
 use crate::search::{Catalog, DISCOVERY_META, META_TOOLS};
-use crate::{AppError, Caller, Ctx, Identify, Service, Surface, ToolOutcome};
+use crate::{AppError, Caller, Ctx, Identify, Progress, Service, Surface, ToolOutcome};
 
 /// The `_meta` key of the catalog stamp.
 pub const CATALOG_META: &str = "stitchgen/catalog";
@@ -277,6 +277,10 @@ impl ServerHandler for McpServer {
             Ok(ctx) => ctx,
             Err(e) => return Ok(self.failure(&e).into()),
         };
+        let ctx = match context.meta.get_progress_token() {
+            Some(token) => ctx.on_progress(notifier(context.peer.clone(), token)),
+            None => ctx,
+        };
         let args = Value::Object(request.arguments.unwrap_or_default());
         let called = match (listed, searched, service) {
             (true, Some(catalog), _) => catalog.call(&self.services, Surface::Mcp, &request.name, args, &ctx).await,
@@ -290,5 +294,25 @@ impl ServerHandler for McpServer {
             Err(e) => self.failure(&e),
         };
         Ok(result.into())
+    }
+}
+
+/// Sends a call's progress reports to the client that asked for them with `token`, on the
+/// call's own stream (stdio, or the request's SSE stream over streamable HTTP).
+fn notifier(
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+) -> impl Fn(Progress) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync + 'static {
+    move |p: Progress| {
+        let (peer, token) = (peer.clone(), token.clone());
+        Box::pin(async move {
+            let mut param = ProgressNotificationParam::new(token, p.done);
+            param.total = p.total;
+            param.message = p.message;
+            // A client gone mid-call loses its progress; the call itself goes on to its answer.
+            if let Err(e) = peer.notify_progress(param).await {
+                tracing::debug!(error = %e, "a progress notification was not sent");
+            }
+        })
     }
 }

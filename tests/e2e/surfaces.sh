@@ -113,6 +113,10 @@ if "$bin" call get_person --id p0001 --json >"$work/out" && [ "$(cat "$work/out"
   ok "call --json prints compact JSON"; else no "call --json prints compact JSON"; cat "$work/out"; fi
 if "$bin" call list_teams --json >"$work/out" && [ "$(cat "$work/out")" = '{"items":["core","kernel","tools","web"]}' ]; then
   ok "call list_teams prints the wrapped list"; else no "call list_teams prints the wrapped list"; cat "$work/out"; fi
+if "$bin" call room_availability --json >"$work/out" 2>"$work/err" && grep -q '"free":24' "$work/out" \
+   && [ "$(grep -c '^progress: [1-4]/4 read the calendar of ' "$work/err")" = 4 ]; then
+  ok "call room_availability: the answer on stdout, a progress line per room on stderr"
+else no "call room_availability: the answer on stdout, a progress line per room on stderr"; cat "$work/out" "$work/err"; fi
 code=0; "$bin" call get_person --id nobody >"$work/out" 2>"$work/err" || code=$?
 if [ "$code" -eq 4 ] && [ ! -s "$work/out" ] && grep -q '"error":"NOT_FOUND"' "$work/err"; then ok "an unknown id exits 4 with the envelope on stderr"
 else no "an unknown id exits 4 with the envelope on stderr (exit $code)"; cat "$work/err"; fi

@@ -1,10 +1,15 @@
 //! The meeting rooms' handlers: four rooms, and today's bookings in memory.
 
 use std::sync::Mutex;
+use std::time::Duration;
 
 use stitchgen_runtime::{AppError, Ctx, ErrorCode};
 
-use crate::rooms::{self, book, list, types};
+use crate::rooms::{self, availability, book, list, types};
+
+/// How long one room's calendar takes to read: it stands for a call to a calendar service, and
+/// makes `availability` the example's long operation.
+const CALENDAR_READ: Duration = Duration::from_millis(150);
 
 /// The rooms, and who booked which hour of today.
 pub(crate) struct Rooms {
@@ -48,5 +53,20 @@ impl rooms::Handler for Rooms {
         let booking = types::Booking { room: params.id, person: input.person, hour: input.hour };
         bookings.push(booking.clone());
         Ok(booking)
+    }
+
+    async fn availability(&self, ctx: &Ctx) -> Result<availability::Output, AppError> {
+        let total = self.rooms.len() as f64;
+        let mut rooms = Vec::with_capacity(self.rooms.len());
+        for (read, room) in self.rooms.iter().enumerate() {
+            tokio::time::sleep(CALENDAR_READ).await;
+            let booked = {
+                let bookings = self.bookings.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                bookings.iter().filter(|b| b.room == room.id).count() as u64
+            };
+            rooms.push(types::Availability { room: room.id.clone(), free: 24 - booked });
+            ctx.progress((read + 1) as f64, Some(total), &format!("read the calendar of {}", room.name)).await;
+        }
+        Ok(types::AvailabilityOutput { rooms })
     }
 }

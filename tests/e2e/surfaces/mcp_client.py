@@ -3,7 +3,8 @@
 Lists the tools (equal to the generated mcp-tools.json), calls them, and checks what a model
 would read: views applied, a list answer wrapped as `{"items": [...]}`, no personal field anywhere in any answer, failures as isError results
 with the tool envelope, an unknown tool as a JSON-RPC error, the server still serving after
-errors, and the catalog stamp on every tool and every result. With --admin (a server holding the
+errors, the catalog stamp on every tool and every result, and a long operation's progress
+notifications through the SDK's progress callback. With --admin (a server holding the
 admin scope): an endpoint answering 204 on HTTP (delete_person) succeeds with no
 structuredContent, and one answering 201 with a Location (create_person) answers its body alone.
 With --remote (the directory's remote service in front of a `directory http` origin): the same
@@ -126,6 +127,23 @@ async def run(manifest, server):
             check(not r.is_error and r.structured_content == {"room": "r1", "person": "p0001", "hour": 9}, "book_room: the booking")
             r = await call(session, "book_room", {"id": "r1", "person": "p0002", "hour": 9}, stamp)
             check(r.is_error and envelope(r).get("error") == "CONFLICT", "book_room at a booked hour: CONFLICT")
+
+            # A long operation: the SDK asks for progress (a progressToken) and hears it room by room,
+            # before the answer. In front of an origin the handler runs there, over HTTP, which
+            # carries no progress: the answer alone.
+            heard = []
+
+            async def progress(done, total, message):
+                heard.append((done, total, message))
+
+            r = await session.call_tool("room_availability", {}, progress_callback=progress)
+            free = {a["room"]: a["free"] for a in (r.structured_content or {}).get("rooms", [])}
+            check(not r.is_error and free.get("r1") == 23 and len(free) == 4, "room_availability: every room's free hours")
+            if remote:
+                check(heard == [], "room_availability in front of an origin: no progress (HTTP carries none)")
+            else:
+                expected = [(n, 4.0, f"read the calendar of {name}") for n, name in enumerate(["Babbage", "Curie", "Noether", "Turing"], 1)]
+                check(heard == expected, f"room_availability: the SDK's progress callback heard each room in order ({len(heard)} notifications)")
 
 
 async def run_admin(manifest, server):
