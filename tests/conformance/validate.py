@@ -76,6 +76,15 @@ def main():
         if target == "2025-11-25":
             for err in spec_validator(spec_dir, target, "ListToolsResult").iter_errors(mcp):
                 failures.append(f"MCP {target}: tools/list result: {err.message} at {list(err.absolute_path)}")
+    # What a tool asks its user before it acts: each question as the `elicitation/create` request
+    # the server sends (2025-11-25) and the input request of an InputRequiredResult (2026-07-28).
+    asked = [(t["name"], a) for t in mcp_tools for a in t.get("_meta", {}).get("stitchgen/inputRequired", [])]
+    for target in [t for t in targets if t >= "2025-11-25"]:
+        form_v = spec_validator(spec_dir, target, "ElicitRequestFormParams")
+        for name, ask in asked:
+            params = {"mode": "form", "message": ask["message"], "requestedSchema": ask["requestedSchema"]}
+            for err in form_v.iter_errors(params):
+                failures.append(f"MCP {target}: tool {name}: question `{ask['key']}`: {err.message} at {list(err.absolute_path)}")
     for tool in mcp_tools:
         for key in ("inputSchema", "outputSchema"):
             if key in tool:
@@ -100,7 +109,9 @@ def main():
         print(f"FAIL: {out_dir.name}: {f}")
     print(
         f"{out_dir.name}: openapi ({len(openapi.get('paths', {}))} paths), "
-        f"{len(mcp_tools)} MCP tools against {', '.join(targets)}, {len(agent_tools)} agent tools"
+        f"{len(mcp_tools)} MCP tools against {', '.join(targets)}"
+        + (f" ({len(asked)} elicitation forms)" if asked else "")
+        + f", {len(agent_tools)} agent tools"
         + (f" ({len(mcp_tools) - len(mcp['tools'])} of them in the search catalog)" if len(mcp_tools) > len(mcp["tools"]) else "")
     )
     sys.exit(1 if failures else 0)

@@ -2,6 +2,7 @@
 
 mod contract;
 mod cycles;
+mod elicit;
 pub(crate) mod http;
 mod idents;
 pub(crate) mod kinds;
@@ -30,6 +31,7 @@ pub fn check(contracts: &[Contract], diags: &mut Diagnostics) {
             kinds::check(e, diags);
             limits::check(e, diags);
             view::check(&cx, e, diags);
+            elicit::check(&cx, e, diags);
         }
         for t in cx.tools() {
             runtime::check(&cx, t, diags);

@@ -153,6 +153,12 @@ catalog! {
     ViewWithoutOutput = "E0515", Error, "a tool view on an endpoint without `output`";
     /// A slice whose schema does not accept every full result.
     SliceNotSatisfiable = "E0517", Error, "a tool view slice the full output cannot satisfy";
+    /// Two `tool.mcp.inputRequired` entries of one tool with the same key.
+    DuplicateInputKey = "E0520", Error, "two `inputRequired` entries of one tool share a key";
+    /// A `tool.mcp.inputRequired` schema that MCP elicitation does not allow.
+    InvalidElicitationSchema = "E0521", Error, "an `inputRequired` form MCP elicitation does not allow";
+    /// A `tool.mcp` group on an endpoint that is not served on MCP.
+    McpGroupWithoutMcp = "E0522", Error, "a `tool.mcp` group on an endpoint not served on MCP";
     /// A tool name outside `^[A-Za-z0-9_-]{1,64}$`.
     InvalidToolName = "E0550", Error, "a tool name outside `^[A-Za-z0-9_-]{1,64}$`";
     /// A tool name that cannot be derived (the service has no letter or digit).

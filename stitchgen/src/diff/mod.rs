@@ -295,6 +295,25 @@ fn tool((old, new): (&Index<'_>, &Index<'_>), (ot, nt): (&Tool, &Tool), subject:
     if ot.annotations != nt.annotations && !escalated {
         out.push(Consumer::Tools, subject, "annotation-changed", "title or hints".into());
     }
+    let keys = |t: &Tool| -> Vec<String> {
+        let asks = t.input_required.as_ref().and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        asks.iter().filter_map(|a| a.get("key")?.as_str()).map(|k| format!("`{k}`")).collect()
+    };
+    match (&ot.input_required, &nt.input_required) {
+        (None, Some(_)) => {
+            out.push(Consumer::Tools, subject, "input-required-added", format!("asks {}", keys(nt).join(", ")))
+        }
+        (Some(_), None) => out.push(
+            Consumer::Tools,
+            subject,
+            "input-required-removed",
+            format!("no longer asks {}", keys(ot).join(", ")),
+        ),
+        (Some(a), Some(b)) if a != b => {
+            out.push(Consumer::Tools, subject, "input-required-changed", format!("asks {}", keys(nt).join(", ")))
+        }
+        _ => {}
+    }
     // Presented schemas are already inlined: compare them as they are advertised.
     compare(&ot.input, &nt.input, "input", Dir::Input, Consumer::Tools, subject, out);
     match (&ot.output, &nt.output) {

@@ -90,6 +90,8 @@ pub struct Operation {
     pub ui: Option<Value>,
     /// The tool view, when declared.
     pub view: Option<View>,
+    /// What the tool asks its user on MCP before it acts (`tool.mcp.inputRequired`), in order.
+    pub input_required: Vec<InputAsk>,
     /// Documented extra error codes.
     pub errors: Vec<String>,
     /// HTTP-only kind facts.
@@ -219,6 +221,17 @@ pub struct View {
     pub output: Option<Value>,
     /// Whether a Rust projection computes the answer.
     pub project: bool,
+}
+
+/// One question a tool asks its user before it acts (MCP elicitation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputAsk {
+    /// The key the answer is read by.
+    pub key: String,
+    /// What the client shows.
+    pub message: String,
+    /// The form: MCP's `requestedSchema`.
+    pub schema: Value,
 }
 
 /// HTTP-only kind facts of an endpoint (all empty for ordinary endpoints and runtime tools).
@@ -448,6 +461,11 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint, obje
         view: tool.and_then(|t| t.view.as_ref()).filter(|_| is_tool).map(|v| view(&v.value)),
         errors: e.errors.iter().flat_map(|l| l.value.iter()).map(|s| s.value.clone()).collect(),
         http_kind: http_kind(e),
+        input_required: tool
+            .filter(|_| is_tool && surfaces.contains(&Surface::Mcp))
+            .and_then(|t| t.mcp.as_ref()?.value.input_required.as_ref())
+            .map(|list| list.value.iter().filter_map(|r| input_ask(&r.value)).collect())
+            .unwrap_or_default(),
         present: Vec::new(),
         wrap: wrap(c, answer.filter(|_| is_tool && objects_only)),
         object_answer: is_tool && objects_only && answer.is_some() && wrap(c, answer).is_none(),
@@ -524,6 +542,56 @@ fn response_facts(e: &Endpoint) -> (Option<u16>, Vec<Header>) {
         })
         .collect();
     (status, by_name(headers, |h| h.name.clone()))
+}
+
+fn input_ask(r: &ast::InputRequest) -> Option<InputAsk> {
+    Some(InputAsk { key: text(&r.key)?, message: text(&r.message)?, schema: form(r.schema.as_ref()?.0.to_json()) })
+}
+
+/// An elicitation form with its keywords in one order, whatever order they were written in:
+/// the manifest's bytes move only when the form does. The order of `properties` is the order
+/// a client shows the fields in, and is kept.
+fn form(v: Value) -> Value {
+    const ORDER: &[&str] = &[
+        "type",
+        "title",
+        "description",
+        "format",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+        "items",
+        "enum",
+        "enumNames",
+        "oneOf",
+        "anyOf",
+        "const",
+        "default",
+        "properties",
+        "required",
+    ];
+    match v {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by_key(|(k, _)| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
+            let each = entries.into_iter().map(|(k, v)| {
+                let v = match (k.as_str(), v) {
+                    ("properties", Value::Object(props)) => {
+                        Value::Object(props.into_iter().map(|(name, p)| (name, form(p))).collect())
+                    }
+                    ("enum" | "enumNames" | "required" | "default" | "const", v) => v,
+                    (_, v) => form(v),
+                };
+                (k, v)
+            });
+            Value::Object(each.collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(form).collect()),
+        other => other,
+    }
 }
 
 fn annotations(a: &ast::Annotations) -> Value {
@@ -650,6 +718,7 @@ fn runtime_tool(c: &Contract, service: &str, scope: &str, t: &RuntimeTool, objec
         view: None,
         errors: Vec::new(),
         http_kind: HttpKind::default(),
+        input_required: Vec::new(),
         present: t.present.iter().flat_map(|p| p.value.iter()).map(|p| p.value).collect(),
         wrap: wrap(c, t.output.as_ref().filter(|_| objects_only)),
         object_answer: objects_only && t.output.is_some() && wrap(c, t.output.as_ref()).is_none(),

@@ -391,6 +391,33 @@ pub struct ToolGroup {
     pub view: Option<Sp<View>>,
     /// Bytes this tool's definition may take in a manifest; default: the contract's `toolBudget`.
     pub budget: Option<Sp<u64>>,
+    /// Options only MCP reads.
+    pub mcp: Option<Sp<McpGroup>>,
+}
+
+/// Tool options only the MCP surface reads; HTTP, agent and CLI ignore them.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(rename_all = "camelCase", deny_unknown_fields)]
+pub struct McpGroup {
+    /// What the tool asks the person behind the client before it acts (MCP elicitation), in
+    /// order; the handler runs only on their answers.
+    pub input_required: Option<Sp<Vec<Sp<InputRequest>>>>,
+}
+
+/// One question a tool asks its user before it acts.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct InputRequest {
+    /// The name the handler reads the answer by; unique in the tool.
+    #[schemars(required)]
+    pub key: Option<Sp<String>>,
+    /// What the client shows the person.
+    #[schemars(required)]
+    pub message: Option<Sp<String>>,
+    /// The form: a flat object of string, number, integer, boolean or enum properties, as MCP
+    /// elicitation allows.
+    #[schemars(required)]
+    pub schema: Option<Schema>,
 }
 
 /// MCP tool annotations.

@@ -464,7 +464,11 @@ macro_rules! structs {
 structs! {
     ToolGroup, "the `tool` group", |f, d| ToolGroup {
         name: f.opt("name", d), annotations: f.opt("annotations", d), ui: f.opt("ui", d), view: f.opt("view", d),
-        budget: f.opt("budget", d),
+        budget: f.opt("budget", d), mcp: f.opt("mcp", d),
+    };
+    McpGroup, "the `mcp` group", |f, d| McpGroup { input_required: f.opt("inputRequired", d) };
+    InputRequest, "an `inputRequired` entry", |f, d| InputRequest {
+        key: f.req("key", d), message: f.req("message", d), schema: f.req("schema", d),
     };
     Annotations, "`annotations`", |f, d| Annotations {
         title: f.opt("title", d),

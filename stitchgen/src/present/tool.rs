@@ -31,6 +31,9 @@ pub struct Tool {
     pub annotations: Option<Value>,
     /// UI hints, when given.
     pub ui: Option<Value>,
+    /// What the tool asks its user before it acts, as MCP clients read it in `_meta`
+    /// (`[{key, message, requestedSchema}]`), when it asks.
+    pub input_required: Option<Value>,
     /// The service of the operation behind it.
     pub service: String,
     /// The operation's action.
@@ -81,18 +84,20 @@ struct Entry<'a> {
     meta: Meta<'a>,
 }
 
-/// An MCP tool's `_meta`: the catalog stamp and the UI hints.
+/// An MCP tool's `_meta`: the catalog stamp, the UI hints, and what the tool asks its user.
 #[derive(serde::Serialize)]
 struct Meta<'a> {
     #[serde(rename = "stitchgen/catalog", skip_serializing_if = "Option::is_none")]
     stamp: Option<&'a Value>,
+    #[serde(rename = "stitchgen/inputRequired", skip_serializing_if = "Option::is_none")]
+    input_required: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ui: Option<&'a Value>,
 }
 
 impl Meta<'_> {
     fn is_empty(&self) -> bool {
-        self.stamp.is_none() && self.ui.is_none()
+        self.stamp.is_none() && self.ui.is_none() && self.input_required.is_none()
     }
 }
 
@@ -106,7 +111,7 @@ impl<'a> Entry<'a> {
             input_schema: None,
             output_schema: None,
             annotations: None,
-            meta: Meta { stamp: None, ui: None },
+            meta: Meta { stamp: None, input_required: None, ui: None },
         };
         if !Shows::of(transport).answer {
             e.parameters = Some(&tool.input);
@@ -117,7 +122,7 @@ impl<'a> Entry<'a> {
         if transport == Surface::Mcp {
             e.title = tool.title.as_deref();
             e.annotations = tool.annotations.as_ref();
-            e.meta = Meta { stamp, ui: tool.ui.as_ref() };
+            e.meta = Meta { stamp, input_required: tool.input_required.as_ref(), ui: tool.ui.as_ref() };
         }
         e
     }
@@ -231,6 +236,8 @@ pub struct Listed {
     pub input: String,
     /// The schema digest of the answer, when there is one.
     pub output: Option<String>,
+    /// The digest of what the tool asks its user before it acts, when it asks (MCP).
+    pub input_required: Option<String>,
 }
 
 impl Listed {
@@ -256,6 +263,7 @@ impl Listed {
             bytes: 0,
             input: String::new(),
             output: None,
+            input_required: tool.input_required.as_ref().map(crate::canonical::digest),
         }
     }
 }
@@ -330,6 +338,10 @@ pub(super) fn build(op: &Operation, svc: &Service, shows: Shows, memo: &Memo, bo
         wrap: op.wrap,
         annotations: op.annotations.clone().filter(|_| shows.hints),
         ui: op.ui.clone().filter(|_| shows.hints),
+        input_required: Some(&op.input_required).filter(|asks| shows.hints && !asks.is_empty()).map(|asks| {
+            let each = asks.iter().map(|a| json!({ "key": a.key, "message": a.message, "requestedSchema": a.schema }));
+            Value::Array(each.collect())
+        }),
         service: op.service.clone(),
         action: op.action.clone(),
         kind: op.kind,

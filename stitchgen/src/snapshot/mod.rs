@@ -151,6 +151,10 @@ fn row(t: &Listed) -> Value {
     if let Some(w) = t.wrap {
         row["wrapped"] = json!(w.key());
     }
+    // Only where the tool asks its user, so that no other row moves.
+    if let Some(d) = &t.input_required {
+        row["inputRequired"] = json!(d);
+    }
     row
 }
 
