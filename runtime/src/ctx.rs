@@ -4,6 +4,8 @@
 use std::pin::Pin;
 use std::sync::Arc;
 
+use serde_json::{Map, Value};
+
 use crate::{AppError, Surface};
 
 /// Who is calling, as the application established it.
@@ -26,6 +28,10 @@ pub struct Ctx {
     /// Where [`Ctx::progress`] reports go: set by the adapter of a surface that has somewhere
     /// to send them, or by [`Ctx::on_progress`].
     progress: Option<Reporter>,
+    /// How this call's user is asked (`tool.mcp.inputRequired`): set by the MCP adapter.
+    asker: Option<crate::questions::Asker>,
+    /// The user's answers, by question key, once asked (or given by an in-process caller).
+    answers: Option<Arc<Map<String, Value>>>,
 }
 
 /// One report of a long call's progress, as a handler gives it to [`Ctx::progress`].
@@ -63,7 +69,7 @@ impl Ctx {
         Ctx {
             identity: Some(Identity { subject: subject.into(), scopes: scopes.into_iter().map(Into::into).collect() }),
             authorization: None,
-            progress: None,
+            ..Ctx::default()
         }
     }
 
@@ -90,6 +96,38 @@ impl Ctx {
         tracing::debug!(done, total, message, "progress");
         let message = (!message.is_empty()).then(|| message.to_owned());
         report(Progress { done, total, message }).await;
+    }
+
+    /// The user's answer to question `key` of the tool's `tool.mcp.inputRequired` (the form as
+    /// filled in), read into `T`; `None` when the question was not asked (off MCP) or the answer
+    /// does not read into `T`. On MCP the handler runs only once every question was answered
+    /// and each answer fits its form.
+    pub fn answer<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
+        T::deserialize(self.answers.as_ref()?.get(key)?).ok()
+    }
+
+    /// This context, carrying `answers` (by question key) as if the user had given them: how an
+    /// in-process caller, or a test, calls a tool that asks its user. Each is checked against
+    /// its form all the same.
+    #[must_use]
+    pub fn with_answers(mut self, answers: Map<String, Value>) -> Self {
+        self.answers = Some(Arc::new(answers));
+        self
+    }
+
+    pub(crate) fn given_answers(&self) -> Option<&Map<String, Value>> {
+        self.answers.as_deref()
+    }
+
+    pub(crate) fn asker(&self) -> Option<&crate::questions::Asker> {
+        self.asker.as_ref()
+    }
+
+    /// This context, asking its user through `asker` (the MCP adapter's).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn asking(mut self, asker: crate::questions::Asker) -> Self {
+        self.asker = Some(asker);
+        self
     }
 
     /// This context, sending its [`Ctx::progress`] reports to `report` (only the reports that

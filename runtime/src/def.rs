@@ -103,6 +103,20 @@ pub struct OperationDef {
     pub input_fields: &'static [FieldDef],
     /// The CLI's flags: path parameters, then input fields, the view's defaults stated.
     pub tool_fields: &'static [FieldDef],
+    /// What the tool asks its user on MCP before the handler runs (`tool.mcp.inputRequired`),
+    /// in order. Other surfaces never ask.
+    pub input_required: &'static [InputRequiredDef],
+}
+
+/// One question a tool asks its user before it acts (MCP elicitation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputRequiredDef {
+    /// The key the handler reads the answer by ([`crate::Ctx::answer`]).
+    pub key: &'static str,
+    /// What the client shows the person.
+    pub message: &'static str,
+    /// The form, MCP's `requestedSchema`, as JSON text.
+    pub schema: &'static str,
 }
 
 /// One field of an argument object that arrives as text (a path segment, a query pair, a form
@@ -193,6 +207,7 @@ impl OperationDef {
         param_fields: &[],
         input_fields: &[],
         tool_fields: &[],
+        input_required: &[],
     };
 
     /// Whether the operation is served on `surface`.

@@ -39,6 +39,7 @@ pub mod client;
 mod coerce;
 mod ctx;
 mod def;
+pub mod elicit;
 mod error;
 #[cfg(feature = "gateway")]
 pub mod gateway;
@@ -46,6 +47,9 @@ mod hooks;
 mod http;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "mcp")]
+mod mcp_ask;
+mod questions;
 pub mod remote;
 mod runner;
 pub mod search;
@@ -57,8 +61,8 @@ mod wire;
 
 pub use ctx::{Caller, Ctx, Identify, Identity, Progress, ViewCall};
 pub use def::{
-    Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, LimitsDef, MultipartDef, OpKind, OperationDef,
-    SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
+    Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, InputRequiredDef, LimitsDef, MultipartDef, OpKind,
+    OperationDef, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
 };
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
 pub use hooks::{CallInfo, Hook, HookFuture};
@@ -71,7 +75,7 @@ pub use validation::json_type;
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 7;
+pub const GENERATED_ABI: u32 = 8;
 
 /// Where a generated module's operation schemas find the service's types: each type's JSON
 /// Schema is written once in the module's types document (`$id` this URI, one `$defs` entry

@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, MetaObject,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, InputRequiredResult,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{Peer, RequestContext};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -61,6 +62,25 @@ pub struct McpServer {
     allowed_hosts: Arc<[String]>,
     /// Streamable HTTP: the browser `Origin`s accepted; empty accepts a request without one only.
     allowed_origins: Option<Arc<[String]>>,
+    /// Whether a tool of the services asks its user (`tool.mcp.inputRequired`).
+    asks: bool,
+    /// The key `requestState` is sealed with (MCP 2026-07-28), and the codec made from it at
+    /// the first question.
+    state: Arc<StateKey>,
+}
+
+/// The sealing key of `requestState`, and its codec once made.
+#[derive(Default)]
+struct StateKey {
+    key: Option<[u8; 32]>,
+    codec: std::sync::OnceLock<Result<Arc<rmcp::model::RequestStateCodec>, String>>,
+}
+
+impl StateKey {
+    fn codec(&self) -> Result<Arc<rmcp::model::RequestStateCodec>, AppError> {
+        let made = self.codec.get_or_init(|| crate::mcp_ask::codec(self.key.map(Vec::from)).map(Arc::new));
+        made.clone().map_err(|e| crate::validation::broken(&e))
+    }
 }
 
 /// The `Host` authorities a streamable HTTP server accepts unless told otherwise: loopback only,
@@ -128,7 +148,9 @@ impl McpServer {
             }
         }
         let stamp = tools.iter().find_map(|t| t.meta.as_ref()?.get(CATALOG_META).cloned());
+        let asks = services.iter().flat_map(|s| s.operations().iter()).any(|op| !op.input_required.is_empty());
         Ok(McpServer {
+            asks,
             services,
             tools: tools.into(),
             catalog: catalog.map(Arc::new),
@@ -137,6 +159,7 @@ impl McpServer {
             name: "stitchgen".into(),
             allowed_hosts: LOOPBACK_HOSTS.map(String::from).into(),
             allowed_origins: None,
+            state: Arc::default(),
         })
     }
 
@@ -180,6 +203,15 @@ impl McpServer {
     #[must_use]
     pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Seals the `requestState` of a tool that asks its user (MCP 2026-07-28) with `key` in
+    /// place of 32 random bytes drawn at start: set the same secret on every instance behind one
+    /// address, so that a retry reaching another instance opens. Keep it out of clients' reach.
+    #[must_use]
+    pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
+        self.state = Arc::new(StateKey { key: Some(key), codec: std::sync::OnceLock::new() });
         self
     }
 
@@ -240,6 +272,14 @@ impl McpServer {
         Ok(result.with_meta(Some(self.meta(presentation.meta))))
     }
 
+    /// The questions a call answers with (MCP 2026-07-28), or the failure to state them.
+    fn input_required(&self, requests: Value) -> CallToolResponse {
+        match serde_json::from_value::<InputRequiredResult>(requests) {
+            Ok(result) => CallToolResponse::InputRequired(result),
+            Err(e) => self.failure(&crate::validation::broken(&format!("the questions do not read: {e}"))).into(),
+        }
+    }
+
     fn failure(&self, e: &AppError) -> CallToolResult {
         let text = serde_json::to_string(&e.tool_envelope()).unwrap_or_default();
         CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(self.meta(Map::new())))
@@ -281,6 +321,16 @@ impl ServerHandler for McpServer {
             Some(token) => ctx.on_progress(notifier(context.peer.clone(), token)),
             None => ctx,
         };
+        let ctx = if self.asks {
+            let codec = match self.state.codec() {
+                Ok(codec) => codec,
+                Err(e) => return Ok(self.failure(&e).into()),
+            };
+            let subject = ctx.identity.as_ref().map(|i| i.subject.clone());
+            ctx.clone().asking(crate::mcp_ask::asker(codec, &request, &context, subject.as_deref()))
+        } else {
+            ctx
+        };
         let args = Value::Object(request.arguments.unwrap_or_default());
         let called = match (listed, searched, service) {
             (true, Some(catalog), _) => catalog.call(&self.services, Surface::Mcp, &request.name, args, &ctx).await,
@@ -290,6 +340,7 @@ impl ServerHandler for McpServer {
             _ => return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None)),
         };
         let result = match called {
+            Ok(outcome) if outcome.input_required => return Ok(self.input_required(outcome.value)),
             Ok(outcome) => self.answer(outcome).unwrap_or_else(|e| self.failure(&e)),
             Err(e) => self.failure(&e),
         };

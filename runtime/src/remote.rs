@@ -42,7 +42,7 @@ pub fn service<T: Transport + 'static>(
     ops: &'static [&'static OperationDef],
     transport: T,
 ) -> Service {
-    Service::new(types, ops, Forwarding { types, ops, transport })
+    Service::new(types, ops, Forwarding { types, ops, transport }).without_questions()
 }
 
 /// The dispatch of [`service`]: each call sent as it came.

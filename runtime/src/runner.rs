@@ -111,6 +111,9 @@ pub struct ToolOutcome {
     pub value: Value,
     /// What a presenter added.
     pub presentation: Option<Presentation>,
+    /// Whether the call answers its user's questions in place of a result: [`ToolOutcome::value`]
+    /// is then MCP 2026-07-28's `InputRequiredResult`, and the handler has not run.
+    pub input_required: bool,
 }
 
 /// Whether a call has yet to pass the scope gate.
@@ -180,6 +183,8 @@ pub struct Service {
     gate: Option<ScopeGate>,
     /// The lifecycle hooks of this handle, in order (as the gate, a clone made before keeps its own).
     hooks: Arc<[Arc<dyn Hook>]>,
+    /// Whether the operations' questions (`tool.mcp.inputRequired`) are asked on MCP.
+    asks: bool,
 }
 
 impl std::fmt::Debug for Service {
@@ -252,7 +257,17 @@ impl Service {
             inner: Arc::new(Inner { ops, types, types_doc, compiled, dispatch: Box::new(dispatch) }),
             gate: None,
             hooks: Arc::new([]),
+            asks: true,
         }
+    }
+
+    /// This service, asking its users nothing (`tool.mcp.inputRequired` dropped): what a remote
+    /// service is, on purpose. It forwards params and input alone, so answers given in front of
+    /// the origin could never reach it; an origin that serves MCP itself asks its own users.
+    #[must_use]
+    pub fn without_questions(mut self) -> Self {
+        self.asks = false;
+        self
     }
 
     /// The compiled schemas of operation `op`, compiled at its first call.
@@ -465,6 +480,22 @@ impl Service {
             Some(v) => validate(Some(v), &call.input, "input")?,
             None => no_arguments(&call.input)?,
         }
+        // The user is asked once the arguments are known to be good, and before anything acts.
+        let answered;
+        let ctx = if surface == Surface::Mcp && !def.input_required.is_empty() && self.asks {
+            match crate::elicit::resolve(def, ctx).await? {
+                crate::elicit::Resolved::Answered(with_answers) => {
+                    answered = with_answers;
+                    &answered
+                }
+                crate::elicit::Resolved::Pending(requests) => {
+                    let outcome = ToolOutcome { value: requests, presentation: None, input_required: true };
+                    return Ok((outcome, None, Default::default()));
+                }
+            }
+        } else {
+            ctx
+        };
         let mut answer = self.inner.dispatch.call(op, ctx, call).await?;
         let payload = match answer.payload.take() {
             Some(crate::HttpPayload::Stream(frames)) => {
@@ -510,7 +541,7 @@ impl Service {
             _ => value,
         };
         let presentation = answer.present.as_ref().and_then(|p| p(surface));
-        Ok((ToolOutcome { value, presentation }, payload, undeclared))
+        Ok((ToolOutcome { value, presentation, input_required: false }, payload, undeclared))
     }
 
     fn gate(&self, def: &OperationDef, ctx: &Ctx) -> Result<(), AppError> {

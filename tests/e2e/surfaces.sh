@@ -33,6 +33,9 @@ suite "mcp python sdk" -- "$venv/bin/python" "$here/mcp_client.py" "$work/gen/mc
 suite "mcp python sdk, admin: 201 and 204 endpoints answer their bodies" -- \
   "$venv/bin/python" "$here/mcp_client.py" --admin "$work/gen/mcp-tools.json" -- "$bin" mcp --scope admin
 
+suite "mcp python sdk: delete_person asks its user first, in both eras" -- \
+  "$venv/bin/python" "$here/elicit.py" "$work/gen/mcp-tools.json" -- "$bin" mcp --scope admin
+
 echo "-- MCP over stdio, MCP Inspector CLI (Node $("$node22" --version))"
 inspect() { PATH="$inspector/node_modules/.bin:$PATH" "$node22" \
   "$inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --cli "$bin" mcp -- "$@" --format json -q; }

@@ -138,7 +138,11 @@ impl people::Handler for Directory {
         Ok(types::Card { id: p.id.clone(), name: p.name.clone(), team: p.team.clone() })
     }
 
-    async fn delete(&self, _ctx: &Ctx, params: delete::Params) -> Result<(), AppError> {
+    async fn delete(&self, ctx: &Ctx, params: delete::Params) -> Result<(), AppError> {
+        // Asked on MCP before this runs; an answer that does not tick the box removes nobody.
+        if delete::asks::Confirm::of(ctx).is_some_and(|answer| !answer.confirm) {
+            return Err(AppError::new(ErrorCode::Conflict, format!("`{}` was not removed: not confirmed", params.id)));
+        }
         let mut people = self.people();
         let before = people.len();
         people.retain(|p| p.id != params.id);

@@ -120,7 +120,7 @@ impl Catalog {
             }
             other => return Err(AppError::new(ErrorCode::NotFound, format!("unknown tool `{other}`"))),
         };
-        Ok(ToolOutcome { value, presentation: None })
+        Ok(ToolOutcome { value, presentation: None, input_required: false })
     }
 
     fn search_answer(&self, args: &Map<String, Value>) -> Result<Value, AppError> {

@@ -62,6 +62,16 @@ pub fn operation(op: &Operation, svc: &Service) -> rt::OperationDef {
         param_fields,
         input_fields,
         tool_fields,
+        input_required: Vec::leak(
+            op.input_required
+                .iter()
+                .map(|a| rt::InputRequiredDef {
+                    key: text(&a.key),
+                    message: text(&a.message),
+                    schema: text(a.schema.to_string()),
+                })
+                .collect(),
+        ),
     }
 }
 

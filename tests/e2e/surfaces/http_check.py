@@ -121,10 +121,14 @@ def main():
     card = result.get("structuredContent", {})
     check(not result.get("isError") and set(card) == {"id", "name", "team"}, "MCP create_person (201 on HTTP): the body as structuredContent")
     check("location" not in res_headers, "MCP create_person: HTTP's Location stays on HTTP")
+    # delete_person asks its user first (elicit.py drives every answer through the SDK); this
+    # client declared no elicitation capability, so it is told so, and nobody is removed.
     result, _ = tool("delete_person", {"id": card.get("id", "")}, 4, {"Authorization": f"Bearer {token}"})
-    check(not result.get("isError") and "structuredContent" not in result, "MCP delete_person (204 on HTTP): no structuredContent")
+    texts = [c.get("text", "") for c in result.get("content", [])]
+    refused = result.get("isError") and texts and json.loads(texts[0]).get("error") == "ELICITATION_UNSUPPORTED"
+    check(bool(refused), "MCP delete_person from a client that cannot be asked: ELICITATION_UNSUPPORTED")
     status, _, _ = request(base, "GET", f"/people/{card.get('id', '')}")
-    check(status == 404, "MCP delete_person removed the person")
+    check(status == 200, "MCP delete_person, not confirmed: the person is still there")
     result, _ = tool("list_rooms", {"seats": 20}, 5)
     check(result.get("structuredContent") == {"rooms": [{"id": "r4", "name": "Turing", "seats": 30}]}, "MCP over HTTP: the rooms contract's tool on the same server")
 

@@ -146,10 +146,16 @@ async def run(manifest, server):
                 check(heard == expected, f"room_availability: the SDK's progress callback heard each room in order ({len(heard)} notifications)")
 
 
+async def confirm(context, params):
+    """The person behind the client, ticking the box delete_person asks for (elicit.py checks
+    every other answer)."""
+    return types.ElicitResult(action="accept", content={"confirm": True})
+
+
 async def run_admin(manifest, server):
     params = StdioServerParameters(command=server[0], args=server[1:])
     async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write, read_timeout_seconds=30) as session:
+        async with ClientSession(read, write, read_timeout_seconds=30, elicitation_callback=confirm) as session:
             await session.initialize()
             stamp = manifest["tools"][0]["_meta"][STAMP]
             r = await call(session, "create_person", {"name": "Mary Jackson", "email": "mary@example.org", "team": "core"}, stamp)

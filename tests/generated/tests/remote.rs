@@ -61,6 +61,19 @@ async fn an_invalid_argument_is_refused_without_a_request() {
     assert_eq!(seen.count(), 0, "no request reached the origin");
 }
 
+#[tokio::test]
+async fn a_remote_service_drops_the_questions_and_forwards_the_call() {
+    // `delete_person` asks its user on MCP; a remote service forwards params and input alone, so
+    // it asks nothing here: the call goes on to the origin, which judges it (an anonymous
+    // caller there: UNAUTHORIZED).
+    let seen = Seen::default();
+    let base = origin(stitchgen_runtime::axum::HttpApi::new(people::service(directory())).router(), &seen).await;
+    let admin = Ctx::with_identity("u1", ["admin"]);
+    let e = remote(&base).call_tool(Surface::Mcp, "delete_person", json!({"id": "p1"}), &admin).await.unwrap_err();
+    assert_eq!(e.code, "UNAUTHORIZED", "{e:?}");
+    assert_eq!(seen.count(), 1, "the call reached the origin");
+}
+
 /// An origin that is not a stitchgen service: it answers `get` with `answer`.
 fn foreign(answer: impl Fn() -> axum::response::Response + Clone + Send + Sync + 'static) -> axum::Router {
     axum::Router::new().route("/people/{id}", axum::routing::get(move || std::future::ready(answer())))

@@ -14,6 +14,12 @@ fn service() -> Service {
     people::service(directory())
 }
 
+/// `ctx` with the box `delete_person` asks its user for on MCP ticked, as an in-process caller
+/// gives it.
+fn confirmed(ctx: Ctx) -> Ctx {
+    ctx.with_answers(json!({ "confirm": { "confirm": true } }).as_object().cloned().unwrap_or_default())
+}
+
 fn op(svc: &Service, action: &str) -> usize {
     svc.operations().iter().position(|o| o.action == action).unwrap()
 }
@@ -174,7 +180,9 @@ async fn the_scope_gate_fails_closed() {
     let err =
         svc.call_tool(Surface::Mcp, "delete_person", args(), &Ctx::with_identity("u1", ["reader"])).await.unwrap_err();
     assert_eq!(err.code, "FORBIDDEN");
-    svc.call_tool(Surface::Mcp, "delete_person", args(), &Ctx::with_identity("u1", ["admin"])).await.unwrap();
+    svc.call_tool(Surface::Mcp, "delete_person", args(), &confirmed(Ctx::with_identity("u1", ["admin"])))
+        .await
+        .unwrap();
     assert!(svc.call_tool(Surface::Mcp, "list_people", json!({}), &Ctx::anonymous()).await.is_ok());
 
     // An application gate decides for identified callers.
@@ -184,7 +192,12 @@ async fn the_scope_gate_fails_closed() {
     });
     assert!(
         gated
-            .call_tool(Surface::Mcp, "delete_person", args(), &Ctx::with_identity("root", Vec::<String>::new()))
+            .call_tool(
+                Surface::Mcp,
+                "delete_person",
+                args(),
+                &confirmed(Ctx::with_identity("root", Vec::<String>::new()))
+            )
             .await
             .is_ok()
     );
@@ -196,7 +209,29 @@ async fn the_scope_gate_fails_closed() {
     // keeps the gate it had (none: the scope decides).
     let plain = people::service(directory());
     let closed = plain.clone().with_scope_gate(|_, _| Err(AppError::new(ErrorCode::Forbidden, "closed")));
-    let admin = Ctx::with_identity("u3", ["admin"]);
+    let admin = confirmed(Ctx::with_identity("u3", ["admin"]));
     assert_eq!(closed.call_tool(Surface::Mcp, "delete_person", args(), &admin).await.unwrap_err().code, "FORBIDDEN");
     assert!(plain.call_tool(Surface::Mcp, "delete_person", args(), &admin).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_tool_that_asks_its_user_runs_on_mcp_only_once_answered_and_the_answer_fits_its_form() {
+    let svc = service();
+    let admin = || Ctx::with_identity("u1", ["admin"]);
+    let args = || json!({ "id": "p1" });
+    // In process, nobody can be asked: the error names the capability, and the handler never ran.
+    let err = svc.call_tool(Surface::Mcp, "delete_person", args(), &admin()).await.unwrap_err();
+    assert_eq!((err.code.as_str(), err.status), ("ELICITATION_UNSUPPORTED", 400));
+    assert!(err.hint.as_deref().is_some_and(|h| h.contains("`elicitation` capability")), "{err:?}");
+    // Answers given in the context are judged by the form like a client's.
+    let bad = admin().with_answers(json!({ "confirm": { "confirm": "yes" } }).as_object().cloned().unwrap());
+    let err = svc.call_tool(Surface::Mcp, "delete_person", args(), &bad).await.unwrap_err();
+    assert_eq!(err.code, "VALIDATION_ERROR");
+    assert!(err.message.contains("answer to `confirm`"), "{}", err.message);
+    svc.call_tool(Surface::Mcp, "delete_person", args(), &confirmed(admin())).await.unwrap();
+    // The agent surface and HTTP never ask: their callers called the operation themselves.
+    svc.call_tool(Surface::Agent, "delete_person", args(), &admin()).await.unwrap();
+    let delete = op(&svc, "delete");
+    let to_map = |v: Value| v.as_object().cloned().unwrap_or_default();
+    svc.call_http(delete, to_map(args()), Default::default(), Call::default(), &admin()).await.unwrap();
 }

@@ -65,17 +65,20 @@ fn remote(svc: &Service, views: Option<&TokenStream>) -> TokenStream {
         " The `{}` service in front of a server that runs it elsewhere (any language), reached through `transport` (`::stitchgen_runtime::client::HttpClient`, runtime feature `client`). Every surface runs the one runner here: view defaults, validation before anything is sent, the scope gate, the answer validated on return, then the view and presenters, locally.",
         svc.name
     );
+    // Questions asked in front of the origin could never reach it: a remote service drops them.
+    let asks = svc.operations.iter().any(|op| !op.input_required.is_empty());
+    let dropped = asks.then(|| quote!(.without_questions()));
     match views {
         Some(bounds) => quote! {
             #[doc = #text]
             pub fn remote<V: 'static + #bounds, T: ::stitchgen_runtime::client::Transport + 'static>(transport: T) -> ::stitchgen_runtime::Service {
-                ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue::<Client<T>, V>(Client(transport), ::core::marker::PhantomData))
+                ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue::<Client<T>, V>(Client(transport), ::core::marker::PhantomData)) #dropped
             }
         },
         None => quote! {
             #[doc = #text]
             pub fn remote<T: ::stitchgen_runtime::client::Transport + 'static>(transport: T) -> ::stitchgen_runtime::Service {
-                service(Client(transport))
+                service(Client(transport)) #dropped
             }
         },
     }

@@ -2,6 +2,7 @@
 //! `OperationDef`, the handler trait, the projection and presenter traits, and the constructor of
 //! the runtime's type-erased service. Formatted by prettyplease; paths are absolute.
 
+mod asks;
 mod client;
 pub mod failure;
 mod ops;

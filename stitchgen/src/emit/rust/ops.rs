@@ -201,12 +201,14 @@ impl<'a> Op<'a> {
         let slice = statics::slice(&def);
         let def = statics::operation(&def, self.texts);
         let headers = self.headers_type();
+        let asks = super::asks::module(self.op);
         quote! {
             #d
             pub mod #m {
                 #import
                 #(#items)*
                 #headers
+                #asks
                 #slice
                 #[doc = " What the contract declares about this operation."]
                 pub static OPERATION: ::stitchgen_runtime::OperationDef = #def;

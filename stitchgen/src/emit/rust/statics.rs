@@ -109,6 +109,13 @@ pub(super) fn operation(def: &rt::OperationDef, texts: &Texts) -> TokenStream {
         }
     }
     some(&mut fields, "wrap", def.wrap.map(|w| quote!(#w)));
+    if !def.input_required.is_empty() {
+        let each = def.input_required.iter().map(|q| {
+            let (key, message, schema) = (q.key, q.message, q.schema);
+            quote!(::stitchgen_runtime::InputRequiredDef { key: #key, message: #message, schema: #schema })
+        });
+        fields.push(quote!(input_required: &[#(#each),*]));
+    }
     if def.limits != rt::LimitsDef::NONE {
         let (body, answer) = (opt_u64(def.limits.max_body_bytes), opt_u64(def.limits.max_answer_bytes));
         fields
