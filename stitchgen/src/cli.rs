@@ -31,11 +31,20 @@ struct Target {
     /// MCP protocol version the tool manifests target.
     #[arg(long, value_name = "VERSION", default_value = "2025-11-25", value_parser = ["2025-11-25", "2026-07-28"])]
     mcp_target: String,
+    /// Also write (and check) the tool list a client profile accepts, `agent-tools.NAME.json`;
+    /// repeatable. See docs/profiles.md.
+    #[arg(long = "profile", value_name = "NAME", value_parser = ["openai-strict", "openai", "anthropic", "gemini"])]
+    profiles: Vec<String>,
 }
 
 impl Target {
     fn options(&self) -> crate::Options {
-        crate::Options { mcp_target: McpTarget::parse(&self.mcp_target).unwrap_or_default() }
+        let profiles = self
+            .profiles
+            .iter()
+            .filter_map(|p| crate::Profile::parse(p))
+            .fold(Default::default(), crate::profile::Profiles::with);
+        crate::Options { mcp_target: McpTarget::parse(&self.mcp_target).unwrap_or_default(), profiles }
     }
 }
 

@@ -143,6 +143,20 @@ impl Config {
         self
     }
 
+    /// Also writes `agent-tools.NAME.json` for client profile `profile` (repeatable): each tool
+    /// rewritten into what that provider's function calling accepts, then judged by its rules
+    /// (docs/profiles.md). A tool the profile refuses is an error, and nothing is written.
+    ///
+    /// ```
+    /// let config = stitchgen::Config::new().profile(stitchgen::Profile::Gemini);
+    /// # let _ = config;
+    /// ```
+    #[must_use]
+    pub fn profile(mut self, profile: crate::Profile) -> Self {
+        self.options.profiles = self.options.profiles.with(profile);
+        self
+    }
+
     /// Checks the contracts and writes `<service>.rs`, `openapi.json`, `mcp-tools.json` and
     /// Does not raise warnings of `codes` as `cargo:warning` lines, as `#[allow]` does for a
     /// lint: for contracts that are meant to warn (a test suite's fixtures, an import kept as

@@ -68,6 +68,8 @@ pub mod parse;
 #[doc(hidden)]
 pub mod present;
 #[doc(hidden)]
+pub mod profile;
+#[doc(hidden)]
 pub mod schema;
 #[doc(hidden)]
 pub mod snapshot;
@@ -81,6 +83,7 @@ use std::path::Path;
 pub use config::{BuildError, Config};
 pub use diag::{Code, Severity};
 pub use emit::mcp::McpTarget;
+pub use profile::Profile;
 
 use diag::{Diagnostic, Diagnostics};
 use parse::ast::Contract;
@@ -113,6 +116,8 @@ impl Checked {
 pub struct Options {
     /// The MCP protocol version the manifests target (2025-11-25 unless set).
     pub mcp_target: emit::mcp::McpTarget,
+    /// The client profiles whose tool lists are written beside the canonical manifests.
+    pub profiles: profile::Profiles,
 }
 
 #[doc(hidden)]
@@ -183,8 +188,12 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
     let (modules, json) = std::thread::scope(|s| {
         let json = || {
             let surfaces = present::Surfaces::new(&model);
-            let budget = surfaces.warnings(&checked.contracts);
-            (emit::documents(&model, &surfaces), snapshot::render(&model, &surfaces), budget)
+            let mut budget = surfaces.warnings(&checked.contracts);
+            let mut documents = emit::documents(&model, &surfaces);
+            let (profiled, refusals) = profile::artifacts(checked.options.profiles, &surfaces, &checked.contracts);
+            documents.extend(profiled);
+            budget.extend(refusals);
+            (documents, snapshot::render(&model, &surfaces), budget)
         };
         // The stack a main thread has (a spawned one gets 2 MiB): deep schemas recurse.
         let json = std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, json);
@@ -195,8 +204,13 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
     let (documents, snapshot, budget) = json.map_err(|e| Error::Emit(format!("cannot start a thread: {e}")))?;
     match modules {
         Ok(mut artifacts) => {
+            let checked = with_diagnostics(checked, budget);
+            // A tool a profile refuses is an error: nothing is written.
+            if checked.has_errors() {
+                return Ok(Generated { checked, artifacts: Vec::new(), snapshot: Vec::new() });
+            }
             artifacts.extend(documents);
-            Ok(Generated { checked: with_diagnostics(checked, budget), artifacts, snapshot })
+            Ok(Generated { checked, artifacts, snapshot })
         }
         Err(failures) => untranslatable(with_diagnostics(checked, budget), failures),
     }
@@ -210,7 +224,9 @@ pub fn check_surfaces(checked: Checked) -> Checked {
         return checked;
     }
     let model = model::lower(&checked.contracts, &checked.sources, &checked.options);
-    let warnings = present::Surfaces::new(&model).warnings(&checked.contracts);
+    let surfaces = present::Surfaces::new(&model);
+    let mut warnings = surfaces.warnings(&checked.contracts);
+    warnings.extend(profile::artifacts(checked.options.profiles, &surfaces, &checked.contracts).1);
     with_diagnostics(checked, warnings)
 }
 

@@ -13,6 +13,7 @@ mod read_fields;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use stitchgen::Profile;
 use stitchgen::diag::{self, ColorChoice};
 use stitchgen::import::{ImportOptions, MAX_IMPORTED_TOOL_NAME, import};
 use stitchgen::parse::ast::Surface;
@@ -154,7 +155,49 @@ fn generate(name: &str, checked: stitchgen::Checked) -> Result<Vec<serde_json::V
         return Err(format!("{name}: the tool list served in memory is not mcp-tools.json"));
     }
     SERVED_IN_MEMORY.fetch_add(1, Ordering::SeqCst);
+    profiles(name, &artifact("agent-tools.json")?)?;
     Ok(manifest["tools"].as_array().cloned().unwrap_or_default())
+}
+
+/// The agent tools each client profile refuses, per document (by its first word), in
+/// [`Profile::ALL`]'s order (openai-strict, openai, anthropic, gemini), measured 2026-12-06.
+/// docs/profiles.md says why each is refused; a change moves these on purpose or not at all.
+const PROFILE_REFUSED: &[(&str, [usize; 4])] = &[
+    ("box", [8, 0, 0, 8]),
+    ("digitalocean", [25, 11, 11, 25]),
+    ("discord", [23, 7, 7, 23]),
+    ("hetzner", [0, 0, 0, 0]),
+    ("kubernetes", [0, 0, 0, 0]),
+    ("mastodon", [1, 0, 0, 1]),
+    ("ollama", [0, 0, 0, 0]),
+    ("petstore", [0, 0, 0, 0]),
+    ("together", [0, 0, 0, 0]),
+    ("twilio", [0, 0, 0, 0]),
+];
+
+/// Every profile of `agent` (a document's agent manifest): the refused tools counted against
+/// [`PROFILE_REFUSED`], and no profile loses a tool.
+fn profiles(name: &str, agent: &serde_json::Value) -> Result<(), String> {
+    let tools = agent["tools"].as_array().map_or(0, Vec::len);
+    let mut refused = [0usize; 4];
+    for (i, profile) in Profile::ALL.into_iter().enumerate() {
+        let (rewritten, violations) = stitchgen::profile::manifest(profile, agent);
+        if rewritten["tools"].as_array().map_or(0, Vec::len) != tools {
+            return Err(format!("{name}: `{}` lost a tool", profile.name()));
+        }
+        let mut names: Vec<&str> = violations.iter().map(|(tool, _)| tool.as_str()).collect();
+        names.dedup();
+        refused[i] = names.len();
+        for (tool, v) in violations.iter().take(2) {
+            println!("{name}: {} refuses {tool}: {} at {}", profile.name(), v.rule, v.at);
+        }
+    }
+    println!("{name}: of {tools} agent tools, refused by profile: {refused:?}");
+    let want = PROFILE_REFUSED.iter().find(|(doc, _)| name.starts_with(doc)).map(|(_, n)| *n);
+    if want != Some(refused) {
+        return Err(format!("{name}: profiles refuse {refused:?} tools, {want:?} expected"));
+    }
+    Ok(())
 }
 
 /// Every tool name of `listed` fits [`MAX_IMPORTED_TOOL_NAME`] (room for a client's server

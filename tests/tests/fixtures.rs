@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use stitchgen::Profile;
 use stitchgen::diag::{self, Code, ColorChoice, Severity};
+use stitchgen::profile::Profiles;
 use stitchgen_tests::{fixtures, repo_root};
 
 /// The contracts of one invalid case: a file, or every contract in a directory.
@@ -48,12 +50,29 @@ fn expected_warnings(f: &Path) -> Vec<Code> {
     listed.split([',', ' ']).filter(|s| !s.is_empty()).map(|id| Code::from_id(id).unwrap()).collect()
 }
 
+/// The client profiles an invalid fixture is checked with, named on its first line
+/// (`# profile: gemini`): a rule of a profile is broken only where the profile is asked for.
+fn profiles_of(case: &Path) -> Profiles {
+    let text = std::fs::read_to_string(case).unwrap_or_default();
+    let first = text.lines().next().unwrap_or_default();
+    let listed = first.strip_prefix("# profile:").unwrap_or_default();
+    listed
+        .split([',', ' '])
+        .filter(|s| !s.is_empty())
+        .map(|p| Profile::parse(p).unwrap())
+        .fold(Profiles::default(), Profiles::with)
+}
+
 #[test]
 fn valid_fixtures_check_clean_alone_and_together() {
     let all = fixtures("valid");
     assert!(all.len() >= 3);
+    // Every client profile's rules too: no valid fixture has a tool a profile refuses.
+    let every = Profile::ALL.into_iter().fold(Profiles::default(), Profiles::with);
+    let options = stitchgen::Options { profiles: every, ..Default::default() };
     for f in &all {
-        let checked = stitchgen::check_files(std::slice::from_ref(f)).unwrap();
+        let checked =
+            stitchgen::check_surfaces(stitchgen::check_files_with(std::slice::from_ref(f), &options).unwrap());
         let text = diag::render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never);
         let mut got: Vec<Code> = checked.diagnostics.iter().map(|d| d.code).collect();
         got.sort();
@@ -75,7 +94,9 @@ fn invalid_fixtures_give_their_code() {
         let name = case_name(&case);
         let code = name.split('_').next().unwrap();
         let code = Code::from_id(code).unwrap_or_else(|| panic!("{name}: not named after a catalog code"));
-        let checked = stitchgen::check_surfaces(stitchgen::check_files(&relative(&case_files(&case))).unwrap());
+        let options = stitchgen::Options { profiles: profiles_of(&case), ..Default::default() };
+        let checked =
+            stitchgen::check_surfaces(stitchgen::check_files_with(&relative(&case_files(&case)), &options).unwrap());
         let rendered = diag::render_all(&checked.diagnostics, &checked.sources, ColorChoice::Never);
         if !checked.diagnostics.iter().any(|d| d.code == code) {
             failures.push(format!("{name}: expected {}, got:\n{rendered}", code.id()));
@@ -95,6 +116,8 @@ const GENERATED: &[(Code, &str)] = &[
     (Code::FileTooLarge, "limits::oversized_file_is_refused_without_reading_it_all"),
     // No contract that passes `check` is known to make typify fail: the model is altered instead.
     (Code::UntranslatableSchema, "stitchgen emit::rust::types::tests::the_schema_typify_fails_on_is_named"),
+    // More than a hundred tools in one fixture would be noise: the test writes them.
+    (Code::ProfileToolCap, "tool_lists::a_profile_past_its_tool_cap_is_a_warning_and_its_list_is_written_whole"),
 ];
 
 #[test]

@@ -178,3 +178,67 @@ endpoints:
         }
     }
 }
+
+#[test]
+fn a_profile_past_its_tool_cap_is_a_warning_and_its_list_is_written_whole() {
+    // 129 tools, one past what OpenAI takes in one request.
+    let mut text = String::from("stitch: 1\nservice: many\nendpoints:\n");
+    for i in 0..129 {
+        text.push_str(&format!(
+            "  op{i}:\n    method: GET\n    path: /op{i}\n    desc: Operation {i}.\n    output: {{ type: object }}\n    expose: [HTTP, AGENT]\n"
+        ));
+    }
+    let options = Options {
+        profiles: stitchgen::profile::Profiles::default().with(stitchgen::Profile::OpenAi),
+        ..Default::default()
+    };
+    let inputs = vec![("many.stitch.yaml".to_owned(), text.into_bytes())];
+    let generated = stitchgen::generate_checked(stitchgen::check_inputs(&inputs, &options)).unwrap();
+    let codes: Vec<&str> = generated.checked.diagnostics.iter().map(|d| d.code.id()).collect();
+    assert_eq!(codes, ["W0009"]);
+    let listed = generated.artifacts.iter().find(|a| a.name == "agent-tools.openai.json").expect("the profile's list");
+    let listed: Value = serde_json::from_slice(&listed.bytes).unwrap();
+    assert_eq!(listed["tools"].as_array().map(Vec::len), Some(129));
+}
+
+#[test]
+fn a_profile_rewrites_what_its_provider_cannot_read_and_keeps_what_it_means() {
+    // `people`'s list input: a bounded integer with a default, an enum, an optional string.
+    let (_, agent, _) = generate(&input(&people()));
+    for profile in stitchgen::Profile::ALL {
+        let (rewritten, refused) = stitchgen::profile::manifest(profile, &agent);
+        assert!(refused.is_empty(), "{}: {refused:?}", profile.name());
+        let tools = rewritten["tools"].as_array().unwrap();
+        assert_eq!(tools.len(), agent["tools"].as_array().unwrap().len(), "{}", profile.name());
+        for tool in tools {
+            let text = tool["parameters"].to_string();
+            match profile {
+                // Strict: every property required, an optional one nullable; no `default` or length.
+                stitchgen::Profile::OpenAiStrict => {
+                    assert_eq!(tool["strict"], true);
+                    assert!(!text.contains("\"default\"") && !text.contains("\"minLength\""), "{text}");
+                }
+                // Gemini: no type lists, no `$ref`, no closing keyword.
+                stitchgen::Profile::Gemini => {
+                    assert!(!text.contains("\"type\":[") && !text.contains("$ref"), "{text}");
+                    assert!(!text.contains("additionalProperties"), "{text}");
+                }
+                _ => assert_eq!(
+                    tool["parameters"],
+                    agent["tools"].as_array().unwrap().iter().find(|t| t["name"] == tool["name"]).unwrap()["parameters"]
+                ),
+            }
+        }
+    }
+}
+
+#[test]
+fn every_profile_and_pass_is_documented() {
+    let docs = std::fs::read_to_string(repo_root().join("docs/profiles.md")).unwrap();
+    for profile in stitchgen::Profile::ALL {
+        assert!(docs.contains(&format!("| `{}` |", profile.name())), "docs/profiles.md lacks `{}`", profile.name());
+        for pass in profile.passes() {
+            assert!(docs.contains(&format!("| `{}` |", pass.name())), "docs/profiles.md lacks pass `{}`", pass.name());
+        }
+    }
+}

@@ -165,6 +165,8 @@ catalog! {
     UnderivableToolName = "E0551", Error, "a tool name that cannot be derived";
     /// Two tools with one name on one transport.
     DuplicateToolName = "E0552", Error, "two tools with one name on one transport";
+    /// A tool that a client profile's rules refuse, after its passes (`--profile`).
+    ProfileRefused = "E0560", Error, "a tool a client profile cannot express";
 
     // E06xx: schemas.
     /// A `$ref` to a type the contract does not declare.
@@ -247,6 +249,8 @@ catalog! {
     /// A declared byte limit that cannot be reached, or so large that a caller can make the server
     /// hold that much for one request.
     UnusualLimit = "W0008", Warning, "a byte limit that cannot be reached or is unusually large";
+    /// More tools than a client profile takes in one request (`--profile`).
+    ProfileToolCap = "W0009", Warning, "more tools than a client profile takes in one request";
     /// Something the DSL cannot express, imported in the documented lowered form.
     ImportLowered = "W0900", Warning, "an OpenAPI construct lowered to what a contract expresses";
     /// An accepted change that matches no change of the diff: accepted for nothing, or misspelled.

@@ -1,0 +1,354 @@
+//! The passes that rewrite a tool's parameters for a profile. Each keeps what a caller may
+//! send or widens it, never narrows it: the runner validates every call against the canonical
+//! schema, so a profile's schema guides the model and the contract still judges the call.
+
+use serde_json::{Map, Value, json};
+
+use super::{Pass, Profile};
+
+/// Runs `pass` over `schema` (a tool's parameters) for `profile`.
+pub(super) fn run(pass: Pass, profile: Profile, schema: &mut Value) {
+    match pass {
+        Pass::InlineRefs => inline_refs(schema),
+        Pass::RenameDefs => rename_defs(schema),
+        _ => walk(schema, &mut |node| each(pass, profile, node)),
+    }
+}
+
+/// Applies `f` to every schema under `schema`, children first.
+fn walk(schema: &mut Value, f: &mut impl FnMut(&mut Map<String, Value>)) {
+    let Value::Object(node) = schema else { return };
+    for (key, child) in node.iter_mut() {
+        match key.as_str() {
+            "properties" | "$defs" | "defs" => {
+                if let Value::Object(children) = child {
+                    children.values_mut().for_each(|c| walk(c, f));
+                }
+            }
+            "items" | "additionalProperties" | "not" => walk(child, f),
+            "anyOf" | "oneOf" | "allOf" => {
+                if let Value::Array(branches) = child {
+                    branches.iter_mut().for_each(|b| walk(b, f));
+                }
+            }
+            _ => {}
+        }
+    }
+    f(node);
+}
+
+fn each(pass: Pass, profile: Profile, node: &mut Map<String, Value>) {
+    match pass {
+        Pass::MergeAllOf => merge_all_of(node),
+        Pass::OneOfToAnyOf => {
+            if let Some(branches) = node.remove("oneOf") {
+                node.insert("anyOf".into(), branches);
+            }
+        }
+        Pass::ConstToEnum => {
+            if let Some(value) = node.remove("const") {
+                node.insert("enum".into(), json!([value]));
+            }
+        }
+        Pass::OptionalToNullable => optional_to_nullable(node),
+        Pass::TypeListsToNullable => type_lists(node),
+        Pass::KeywordsToDescription => keywords_to_description(profile, node),
+        Pass::InlineRefs | Pass::RenameDefs => {}
+    }
+}
+
+/// Every `$ref` to a `$defs` entry that does not refer to itself, through any path, replaced by
+/// the entry; `$defs` kept only for those that do.
+fn inline_refs(schema: &mut Value) {
+    let Some(Value::Object(defs)) = schema.get("$defs").cloned() else { return };
+    let recursive: Vec<String> = defs.keys().filter(|k| reaches(&defs, k, k, &mut Vec::new())).cloned().collect();
+    replace_refs(schema, &defs, &recursive);
+    if let Value::Object(root) = schema {
+        let kept: Map<String, Value> = defs.into_iter().filter(|(k, _)| recursive.contains(k)).collect();
+        if kept.is_empty() {
+            root.remove("$defs");
+        } else {
+            // The kept entries may refer to inlinable ones: those are inlined in them too.
+            let mut kept = Value::Object(kept);
+            if let Some(Value::Object(all)) = root.get("$defs").cloned() {
+                replace_refs_in_defs(&mut kept, &all, &recursive);
+            }
+            root.insert("$defs".into(), kept);
+        }
+    }
+}
+
+fn replace_refs_in_defs(kept: &mut Value, all: &Map<String, Value>, recursive: &[String]) {
+    if let Value::Object(entries) = kept {
+        entries.values_mut().for_each(|v| replace_refs(v, all, recursive));
+    }
+}
+
+fn target(r: &str) -> Option<&str> {
+    r.strip_prefix("#/$defs/")
+}
+
+/// Whether `from`'s definition reaches `goal` through references.
+fn reaches(defs: &Map<String, Value>, from: &str, goal: &str, seen: &mut Vec<String>) -> bool {
+    let mut refs = Vec::new();
+    collect_refs(defs.get(from).unwrap_or(&Value::Null), &mut refs);
+    refs.iter().any(|r| {
+        r == goal || {
+            if seen.contains(r) {
+                return false;
+            }
+            seen.push(r.clone());
+            reaches(defs, r, goal, seen)
+        }
+    })
+}
+
+fn collect_refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(t) = m.get("$ref").and_then(Value::as_str).and_then(target) {
+                out.push(t.to_owned());
+            }
+            m.values().for_each(|c| collect_refs(c, out));
+        }
+        Value::Array(items) => items.iter().for_each(|c| collect_refs(c, out)),
+        _ => {}
+    }
+}
+
+fn replace_refs(v: &mut Value, defs: &Map<String, Value>, recursive: &[String]) {
+    match v {
+        Value::Object(m) => {
+            let inlined =
+                m.get("$ref").and_then(Value::as_str).and_then(target).filter(|t| !recursive.iter().any(|r| r == t));
+            if let Some(def) = inlined.and_then(|t| defs.get(t)).cloned() {
+                m.remove("$ref");
+                if let Value::Object(body) = def {
+                    for (k, v) in body {
+                        // A sibling written beside the `$ref` (a description) wins.
+                        m.entry(k).or_insert(v);
+                    }
+                }
+            }
+            m.iter_mut().filter(|(k, _)| k.as_str() != "$defs").for_each(|(_, c)| replace_refs(c, defs, recursive));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|c| replace_refs(c, defs, recursive)),
+        _ => {}
+    }
+}
+
+/// `allOf` whose parts are all plain objects (properties, required, and nothing but a closing
+/// `additionalProperties: false` beside them), merged into the node with its own properties;
+/// anything else is left for the rules to refuse.
+fn merge_all_of(node: &mut Map<String, Value>) {
+    let plain = |m: &Map<String, Value>| {
+        m.iter().all(|(k, v)| match k.as_str() {
+            "properties" | "required" | "description" | "title" => true,
+            "type" => v == "object",
+            "additionalProperties" => v == &Value::Bool(false),
+            _ => false,
+        })
+    };
+    let Some(Value::Array(parts)) = node.get("allOf") else { return };
+    // One part (a type named beside a description, say): its keywords join the node's, where
+    // the node does not already say them.
+    if let [Value::Object(part)] = parts.as_slice()
+        && part.keys().all(|k| !node.contains_key(k) || matches!(k.as_str(), "description" | "title"))
+    {
+        let part = part.clone();
+        node.remove("allOf");
+        for (k, v) in part {
+            node.entry(k).or_insert(v);
+        }
+        return;
+    }
+    let own: Map<String, Value> =
+        node.iter().filter(|(k, _)| k.as_str() != "allOf").map(|(k, v)| (k.clone(), v.clone())).collect();
+    if !plain(&own) || !parts.iter().all(|p| p.as_object().is_some_and(plain)) {
+        return;
+    }
+    let Some(Value::Array(parts)) = node.remove("allOf") else { return };
+    let (mut props, mut required) = (Map::new(), Vec::<Value>::new());
+    for part in std::iter::once(Value::Object(own)).chain(parts) {
+        let Value::Object(part) = part else { continue };
+        for (k, v) in part.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            props.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        for r in part.get("required").and_then(Value::as_array).into_iter().flatten() {
+            if !required.contains(r) {
+                required.push(r.clone());
+            }
+        }
+    }
+    node.insert("type".into(), json!("object"));
+    node.insert("properties".into(), Value::Object(props));
+    node.insert("required".into(), Value::Array(required));
+    node.insert("additionalProperties".into(), json!(false));
+}
+
+/// Every property of an object required, an optional one made nullable.
+fn optional_to_nullable(node: &mut Map<String, Value>) {
+    let required: Vec<String> = node_required(node);
+    let Some(Value::Object(props)) = node.get_mut("properties") else { return };
+    let mut all = Vec::with_capacity(props.len());
+    for (name, p) in props.iter_mut() {
+        all.push(Value::String(name.clone()));
+        if !required.contains(name) {
+            nullable(p);
+        }
+    }
+    node.insert("required".into(), Value::Array(all));
+}
+
+fn node_required(node: &Map<String, Value>) -> Vec<String> {
+    node.get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `p` accepting `null` as well.
+fn nullable(p: &mut Value) {
+    let Value::Object(m) = p else { return };
+    match m.get_mut("type") {
+        Some(Value::String(t)) if t != "null" => {
+            let t = t.clone();
+            m.insert("type".into(), json!([t, "null"]));
+            if let Some(Value::Array(values)) = m.get_mut("enum")
+                && !values.contains(&Value::Null)
+            {
+                values.push(Value::Null);
+            }
+        }
+        Some(Value::Array(types)) => {
+            if !types.contains(&json!("null")) {
+                types.push(json!("null"));
+            }
+        }
+        _ => {
+            let inner = std::mem::take(m);
+            m.insert("anyOf".into(), json!([Value::Object(inner), { "type": "null" }]));
+        }
+    }
+}
+
+/// `type: [T, "null"]` as `type: T, nullable: true`; a list of several types as `anyOf`.
+fn type_lists(node: &mut Map<String, Value>) {
+    let Some(Value::Array(types)) = node.get("type").cloned() else { return };
+    let null = types.iter().any(|t| t == "null");
+    let others: Vec<Value> = types.into_iter().filter(|t| t != "null").collect();
+    match others.as_slice() {
+        [one] => {
+            node.insert("type".into(), one.clone());
+        }
+        _ => {
+            node.remove("type");
+            let branches: Vec<Value> = others.into_iter().map(|t| json!({ "type": t })).collect();
+            node.insert("anyOf".into(), Value::Array(branches));
+        }
+    }
+    if null {
+        node.insert("nullable".into(), json!(true));
+        if let Some(Value::Array(values)) = node.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+    }
+}
+
+/// Keywords `profile` does not read, moved into the description as text, so that the model
+/// still reads the constraint the runner holds the call to.
+fn keywords_to_description(profile: Profile, node: &mut Map<String, Value>) {
+    let moved: Vec<String> = node
+        .iter()
+        .filter(|(k, v)| movable(k, v) && !super::rules::reads(profile, k, Some(v)))
+        .map(|(k, _)| k.clone())
+        .collect();
+    if moved.is_empty() {
+        return;
+    }
+    let mut said = Vec::new();
+    for k in moved {
+        match node.remove(&k) {
+            // An object closed is the runner's to hold: nothing for the model to read.
+            Some(Value::Bool(false)) if k == "additionalProperties" => {}
+            Some(v) => said.push(format!("{k}: {}", short(&v))),
+            None => {}
+        }
+    }
+    if said.is_empty() {
+        return;
+    }
+    let text = said.join("; ");
+    let description = match node.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => format!("{d} ({text})"),
+        _ => format!("({text})"),
+    };
+    node.insert("description".into(), Value::String(description));
+}
+
+/// Whether keyword `key` only constrains or annotates a value, so that saying it in words keeps
+/// the model informed: structure (`allOf`, `not`, a map's value schema) never moves, and a
+/// profile that cannot read it refuses the tool instead.
+fn movable(key: &str, value: &Value) -> bool {
+    match key {
+        "additionalProperties" => value.is_boolean(),
+        _ => matches!(
+            key,
+            "format"
+                | "pattern"
+                | "minLength"
+                | "maxLength"
+                | "minimum"
+                | "maximum"
+                | "exclusiveMinimum"
+                | "exclusiveMaximum"
+                | "multipleOf"
+                | "minItems"
+                | "maxItems"
+                | "uniqueItems"
+                | "minProperties"
+                | "maxProperties"
+                | "default"
+                | "examples"
+                | "example"
+                | "const"
+                | "enum"
+                | "title"
+                | "deprecated"
+                | "readOnly"
+                | "writeOnly"
+                | "contentEncoding"
+                | "contentMediaType"
+                | "nullable"
+        ),
+    }
+}
+
+/// A value as short text: a long one cut at a character boundary.
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(120) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
+/// `$defs`/`$ref` spelled `defs`/`ref` (the Gemini SDK's `Schema` fields).
+fn rename_defs(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if let Some(defs) = m.remove("$defs") {
+                m.insert("defs".into(), defs);
+            }
+            if let Some(Value::String(r)) = m.remove("$ref") {
+                m.insert("ref".into(), Value::String(r.replace("#/$defs/", "#/defs/")));
+            }
+            m.values_mut().for_each(rename_defs);
+        }
+        Value::Array(items) => items.iter_mut().for_each(rename_defs),
+        _ => {}
+    }
+}

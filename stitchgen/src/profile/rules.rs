@@ -1,0 +1,191 @@
+//! Each profile's rules (docs/profiles.md cites their sources): the keywords its schemas may
+//! carry, and what it asks of a tool's name and of the shape of its parameters.
+
+use serde_json::Value;
+
+use super::Profile;
+
+/// Keywords that give a schema its structure, which every profile reads.
+const STRUCTURE: &[&str] = &["type", "properties", "required", "items", "enum", "anyOf", "description"];
+
+/// One rule a tool breaks, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The rule's id (`openai-strict/closed-objects`), as docs/profiles.md lists it.
+    pub rule: &'static str,
+    /// Where in the tool (a JSON pointer), and what is there.
+    pub at: String,
+}
+
+/// Whether `profile` reads keyword `key` (with `value`) where a schema carries it.
+pub(super) fn reads(profile: Profile, key: &str, value: Option<&Value>) -> bool {
+    if STRUCTURE.contains(&key) {
+        return match (profile, key) {
+            // Gemini's enums are of strings.
+            (Profile::Gemini, "enum") => {
+                value.and_then(Value::as_array).is_some_and(|v| v.iter().all(Value::is_string))
+            }
+            _ => true,
+        };
+    }
+    let text = value.and_then(Value::as_str).unwrap_or_default();
+    match profile {
+        Profile::OpenAiStrict => match key {
+            "format" => matches!(
+                text,
+                "date-time" | "time" | "date" | "duration" | "email" | "hostname" | "ipv4" | "ipv6" | "uuid"
+            ),
+            _ => matches!(
+                key,
+                "additionalProperties"
+                    | "const"
+                    | "$ref"
+                    | "$defs"
+                    | "title"
+                    | "pattern"
+                    | "minimum"
+                    | "maximum"
+                    | "exclusiveMinimum"
+                    | "exclusiveMaximum"
+                    | "multipleOf"
+                    | "minItems"
+                    | "maxItems"
+            ),
+        },
+        // Without `strict`, OpenAI and Anthropic take JSON Schema as written, but for the root.
+        Profile::OpenAi | Profile::Anthropic => true,
+        Profile::Gemini => match key {
+            "format" => matches!(text, "enum" | "date-time" | "float" | "double" | "int32" | "int64"),
+            _ => matches!(
+                key,
+                "nullable"
+                    | "title"
+                    | "pattern"
+                    | "minimum"
+                    | "maximum"
+                    | "minItems"
+                    | "maxItems"
+                    | "minLength"
+                    | "maxLength"
+                    | "minProperties"
+                    | "maxProperties"
+                    | "default"
+                    | "defs"
+                    | "ref"
+                    | "$defs"
+                    | "$ref"
+            ),
+        },
+    }
+}
+
+/// What `profile`'s rules refuse of `tool` (rewritten by its passes).
+pub(super) fn check(profile: Profile, tool: &Value) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
+    if !name_fits(profile, name) {
+        out.push(Violation { rule: name_rule(profile), at: format!("/name: `{name}`") });
+    }
+    let Some(params) = tool.get("parameters") else { return out };
+    if params.get("type").and_then(Value::as_str) != Some("object") || params.get("anyOf").is_some() {
+        out.push(Violation { rule: root_rule(profile), at: "/parameters".into() });
+    }
+    walk(profile, params, "/parameters", 1, &mut out);
+    out
+}
+
+fn name_fits(profile: Profile, name: &str) -> bool {
+    let len = (1..=64).contains(&name.len());
+    match profile {
+        Profile::Gemini => {
+            len && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'))
+        }
+        _ => len && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')),
+    }
+}
+
+fn name_rule(profile: Profile) -> &'static str {
+    match profile {
+        Profile::OpenAiStrict => "openai-strict/name",
+        Profile::OpenAi => "openai/name",
+        Profile::Anthropic => "anthropic/name",
+        Profile::Gemini => "gemini/name",
+    }
+}
+
+fn root_rule(profile: Profile) -> &'static str {
+    match profile {
+        Profile::OpenAiStrict => "openai-strict/object-root",
+        Profile::OpenAi => "openai/object-root",
+        Profile::Anthropic => "anthropic/object-root",
+        Profile::Gemini => "gemini/object-root",
+    }
+}
+
+/// The deepest nesting of objects OpenAI's strict mode takes.
+const STRICT_DEPTH: usize = 10;
+
+fn walk(profile: Profile, schema: &Value, at: &str, depth: usize, out: &mut Vec<Violation>) {
+    let Some(node) = schema.as_object() else { return };
+    for (key, value) in node {
+        if !reads(profile, key, Some(value)) && !matches!(key.as_str(), "properties" | "items") {
+            let rule = match profile {
+                Profile::OpenAiStrict => "openai-strict/keywords",
+                Profile::Gemini => "gemini/keywords",
+                _ => continue,
+            };
+            out.push(Violation { rule, at: format!("{at}/{key}") });
+        }
+    }
+    if profile == Profile::OpenAiStrict
+        && (node.get("properties").is_some() || node.get("type").is_some_and(|t| t == "object"))
+    {
+        strict_object(node, at, depth, out);
+    }
+    if profile == Profile::Gemini && node.get("type").is_some_and(Value::is_array) {
+        out.push(Violation { rule: "gemini/type-lists", at: format!("{at}/type") });
+    }
+    let deeper = depth + usize::from(node.get("properties").is_some());
+    if let Some(props) = node.get("properties").and_then(Value::as_object) {
+        for (name, p) in props {
+            walk(profile, p, &format!("{at}/properties/{}", escape(name)), deeper, out);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(child) = node.get(key).filter(|c| c.is_object()) {
+            walk(profile, child, &format!("{at}/{key}"), deeper, out);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        for (i, branch) in node.get(key).and_then(Value::as_array).into_iter().flatten().enumerate() {
+            walk(profile, branch, &format!("{at}/{key}/{i}"), deeper, out);
+        }
+    }
+    for key in ["$defs", "defs"] {
+        for (name, def) in node.get(key).and_then(Value::as_object).into_iter().flatten() {
+            walk(profile, def, &format!("{at}/{key}/{}", escape(name)), depth, out);
+        }
+    }
+}
+
+/// OpenAI's strict mode: an object closed, every property required, not nested too deep.
+fn strict_object(node: &serde_json::Map<String, Value>, at: &str, depth: usize, out: &mut Vec<Violation>) {
+    if node.get("additionalProperties") != Some(&Value::Bool(false)) {
+        out.push(Violation { rule: "openai-strict/closed-objects", at: at.to_owned() });
+    }
+    let required: Vec<&str> =
+        node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let props = node.get("properties").and_then(Value::as_object).into_iter().flatten();
+    if props.map(|(k, _)| k).any(|k| !required.contains(&k.as_str())) {
+        out.push(Violation { rule: "openai-strict/all-required", at: at.to_owned() });
+    }
+    if depth > STRICT_DEPTH {
+        out.push(Violation { rule: "openai-strict/nesting", at: at.to_owned() });
+    }
+}
+
+/// A name as a JSON pointer token.
+fn escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
