@@ -476,6 +476,10 @@ impl Service {
         let compiled = self.validators(op);
         validate(compiled.params.as_ref(), &call.params, "params")?;
         path_segments(def, &call.params)?;
+        let mut call = call;
+        if let (Some(v), true) = (&compiled.input, surface.is_tool()) {
+            crate::validation::absent_nulls(v, &mut call.input, &self.inner.compiled[op].defaults);
+        }
         match &compiled.input {
             Some(v) => validate(Some(v), &call.input, "input")?,
             None => no_arguments(&call.input)?,

@@ -63,6 +63,42 @@ fn explain(e: &jsonschema::ValidationError<'_>, out: &mut Vec<Violation>) {
 }
 
 /// `VALIDATION_ERROR` for the caller's own value: its sentences quote only what it sent.
+/// The most `null`s one call's arguments have read as absent: each is one more validation.
+const MAX_ABSENT_NULLS: usize = 64;
+
+/// On the tool surfaces, a `null` the schema refuses, under a key of an object, reads as the key
+/// left out: a model held to OpenAI's strict mode sends every optional field, `null` when it has
+/// none, and the handler must see what the same call without it gives. Where the key is
+/// required, leaving it out is refused as before; a top-level key gets its view default back
+/// (`defaults`), as if it had not been sent. Bounded: at most [`MAX_ABSENT_NULLS`] keys.
+pub(crate) fn absent_nulls(
+    validator: &jsonschema::Validator,
+    value: &mut Value,
+    defaults: &serde_json::Map<String, Value>,
+) {
+    for _ in 0..MAX_ABSENT_NULLS {
+        let Some(path) = validator
+            .iter_errors(value)
+            .find(|e| e.instance().is_null() && !e.instance_path().as_str().is_empty())
+            .map(|e| e.instance_path().as_str().to_owned())
+        else {
+            return;
+        };
+        let Some((parent, key)) = path.rsplit_once('/') else { return };
+        let key = key.replace("~1", "/").replace("~0", "~");
+        let Some(Value::Object(object)) = value.pointer_mut(parent) else { return };
+        if object.get(&key).is_none_or(|v| !v.is_null()) {
+            return;
+        }
+        object.remove(&key);
+        if parent.is_empty()
+            && let Some(default) = defaults.get(&key)
+        {
+            object.insert(key, default.clone());
+        }
+    }
+}
+
 pub(crate) fn validate(validator: Option<&jsonschema::Validator>, value: &Value, part: &str) -> Result<(), AppError> {
     match validator.and_then(|v| violations(v, value)) {
         None => Ok(()),

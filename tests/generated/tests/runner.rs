@@ -235,3 +235,27 @@ async fn a_tool_that_asks_its_user_runs_on_mcp_only_once_answered_and_the_answer
     let to_map = |v: Value| v.as_object().cloned().unwrap_or_default();
     svc.call_http(delete, to_map(args()), Default::default(), Call::default(), &admin()).await.unwrap();
 }
+
+#[tokio::test]
+async fn on_tool_surfaces_a_null_the_schema_refuses_reads_as_the_key_left_out() {
+    // A model held to OpenAI's strict mode sends every optional field, `null` when it has none.
+    let svc = service();
+    let ctx = Ctx::anonymous();
+    let plain = svc.call_tool(Surface::Agent, "list_people", json!({}), &ctx).await.unwrap();
+    let nulls =
+        svc.call_tool(Surface::Agent, "list_people", json!({ "team": null, "limit": null }), &ctx).await.unwrap();
+    // The same answer: `team` absent, and `limit` back to its view default (the projection
+    // asserts the handler received it).
+    assert_eq!(nulls.value, plain.value);
+    // A required key sent as `null` is still refused, as leaving it out is.
+    let err = svc.call_tool(Surface::Mcp, "get_person", json!({ "id": null }), &ctx).await.unwrap_err();
+    assert_eq!(err.code, "VALIDATION_ERROR");
+    // HTTP callers are code: a `null` the schema refuses is refused.
+    let list = op(&svc, "list");
+    let to_map = |v: Value| v.as_object().cloned().unwrap_or_default();
+    let err = svc
+        .call_http(list, Default::default(), to_map(json!({ "team": null })), Call::default(), &ctx)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, "VALIDATION_ERROR");
+}
