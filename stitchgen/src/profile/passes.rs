@@ -295,37 +295,32 @@ fn keywords_to_description(profile: Profile, node: &mut Map<String, Value>) {
 fn movable(key: &str, value: &Value) -> bool {
     match key {
         "additionalProperties" => value.is_boolean(),
-        _ => matches!(
-            key,
-            "format"
-                | "pattern"
-                | "minLength"
-                | "maxLength"
-                | "minimum"
-                | "maximum"
-                | "exclusiveMinimum"
-                | "exclusiveMaximum"
-                | "multipleOf"
-                | "minItems"
-                | "maxItems"
-                | "uniqueItems"
-                | "minProperties"
-                | "maxProperties"
-                | "default"
-                | "examples"
-                | "example"
-                | "const"
-                | "enum"
-                | "title"
-                | "deprecated"
-                | "readOnly"
-                | "writeOnly"
-                | "contentEncoding"
-                | "contentMediaType"
-                | "nullable"
-        ),
+        _ => CONSTRAINTS.contains(&key) || super::rules::BOUNDS.contains(&key),
     }
 }
+
+/// Beside the bounds, keywords that constrain or annotate a value without giving it structure.
+const CONSTRAINTS: &[&str] = &[
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "default",
+    "examples",
+    "example",
+    "const",
+    "enum",
+    "title",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+    "nullable",
+];
 
 /// A value as short text: a long one cut at a character boundary.
 fn short(v: &Value) -> String {

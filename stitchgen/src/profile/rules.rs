@@ -30,54 +30,40 @@ pub(super) fn reads(profile: Profile, key: &str, value: Option<&Value>) -> bool 
     }
     let text = value.and_then(Value::as_str).unwrap_or_default();
     match profile {
-        Profile::OpenAiStrict => match key {
-            "format" => matches!(
-                text,
-                "date-time" | "time" | "date" | "duration" | "email" | "hostname" | "ipv4" | "ipv6" | "uuid"
-            ),
-            _ => matches!(
-                key,
-                "additionalProperties"
-                    | "const"
-                    | "$ref"
-                    | "$defs"
-                    | "title"
-                    | "pattern"
-                    | "minimum"
-                    | "maximum"
-                    | "exclusiveMinimum"
-                    | "exclusiveMaximum"
-                    | "multipleOf"
-                    | "minItems"
-                    | "maxItems"
-            ),
-        },
+        Profile::OpenAiStrict if key == "format" => STRICT_FORMATS.contains(&text),
+        Profile::OpenAiStrict => STRICT_KEYWORDS.contains(&key) || BOUNDS.contains(&key),
         // Without `strict`, OpenAI and Anthropic take JSON Schema as written, but for the root.
         Profile::OpenAi | Profile::Anthropic => true,
-        Profile::Gemini => match key {
-            "format" => matches!(text, "enum" | "date-time" | "float" | "double" | "int32" | "int64"),
-            _ => matches!(
-                key,
-                "nullable"
-                    | "title"
-                    | "pattern"
-                    | "minimum"
-                    | "maximum"
-                    | "minItems"
-                    | "maxItems"
-                    | "minLength"
-                    | "maxLength"
-                    | "minProperties"
-                    | "maxProperties"
-                    | "default"
-                    | "defs"
-                    | "ref"
-                    | "$defs"
-                    | "$ref"
-            ),
-        },
+        Profile::Gemini if key == "format" => GEMINI_FORMATS.contains(&text),
+        Profile::Gemini => GEMINI_KEYWORDS.contains(&key) || BOUNDS[..4].contains(&key),
     }
 }
+
+/// The bounds of numbers and lists, which OpenAI's strict mode and Gemini alike read (Gemini
+/// but for the exclusive ones and `multipleOf`).
+pub(super) const BOUNDS: &[&str] =
+    &["minimum", "maximum", "minItems", "maxItems", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
+
+/// Beside [`STRUCTURE`] and [`BOUNDS`], the keywords OpenAI's strict mode reads, and its formats.
+const STRICT_KEYWORDS: &[&str] = &["additionalProperties", "const", "$ref", "$defs", "title", "pattern"];
+const STRICT_FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+
+/// Beside [`STRUCTURE`], the fields of the `google-genai` SDK's `Schema`, and its formats.
+const GEMINI_KEYWORDS: &[&str] = &[
+    "nullable",
+    "title",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minProperties",
+    "maxProperties",
+    "default",
+    "defs",
+    "ref",
+    "$defs",
+    "$ref",
+];
+const GEMINI_FORMATS: &[&str] = &["enum", "date-time", "float", "double", "int32", "int64"];
 
 /// What `profile`'s rules refuse of `tool` (rewritten by its passes).
 pub(super) fn check(profile: Profile, tool: &Value) -> Vec<Violation> {
