@@ -105,6 +105,28 @@ def main():
         for path in open_objects(tool["parameters"]):
             failures.append(f"agent tool {tool['name']}: object not closed at {path}")
 
+    # Client profiles written beside the manifests (`--profile`): Gemini's through the official
+    # google-genai SDK's own types, which refuse any field a function declaration does not have.
+    gemini = out_dir / "agent-tools.gemini.json"
+    profiled = []
+    if gemini.exists():
+        from google.genai import types as genai
+
+        for tool in load(gemini)["tools"]:
+            try:
+                genai.FunctionDeclaration.model_validate(tool)
+            except Exception as e:  # pydantic's ValidationError, and what it wraps
+                failures.append(f"gemini: tool {tool.get('name')}: {str(e).splitlines()[0:3]}")
+        profiled.append(f"{len(load(gemini)['tools'])} Gemini function declarations")
+    strict = out_dir / "agent-tools.openai-strict.json"
+    if strict.exists():
+        for tool in load(strict)["tools"]:
+            try:
+                Draft202012Validator.check_schema(tool["parameters"])
+            except Exception as e:
+                failures.append(f"openai-strict: tool {tool['name']}: parameters is not a valid 2020-12 schema: {e}")
+        profiled.append(f"{len(load(strict)['tools'])} strict OpenAI tools")
+
     for f in failures:
         print(f"FAIL: {out_dir.name}: {f}")
     print(
@@ -112,6 +134,7 @@ def main():
         f"{len(mcp_tools)} MCP tools against {', '.join(targets)}"
         + (f" ({len(asked)} elicitation forms)" if asked else "")
         + f", {len(agent_tools)} agent tools"
+        + (f", {', '.join(profiled)}" if profiled else "")
         + (f" ({len(mcp_tools) - len(mcp['tools'])} of them in the search catalog)" if len(mcp_tools) > len(mcp["tools"]) else "")
     )
     sys.exit(1 if failures else 0)
