@@ -259,3 +259,67 @@ async fn on_tool_surfaces_a_null_the_schema_refuses_reads_as_the_key_left_out() 
         .unwrap_err();
     assert_eq!(err.code, "VALIDATION_ERROR");
 }
+
+/// A value for a required argument of the people tools, by name.
+fn sample(name: &str) -> Value {
+    match name {
+        "id" => json!("p1"),
+        "name" => json!("Grace Hopper"),
+        "email" => json!("grace@example.com"),
+        "team" => json!("core"),
+        other => panic!("no sample for required argument `{other}`"),
+    }
+}
+
+#[tokio::test]
+async fn every_profile_s_call_reaches_the_handler_as_the_canonical_call() {
+    // Each client profile's tools, as that provider's model fills them: every argument its
+    // schema requires, `null` where the canonical schema did not require it (OpenAI's strict
+    // mode asks for every key). The same call, canonical: the required arguments alone.
+    let agent: Value = serde_json::from_str(people::AGENT_TOOLS).unwrap();
+    let admin = || Ctx::with_identity("u1", ["admin"]);
+    let ours: Vec<&str> =
+        service().operations().iter().filter(|op| op.on(Surface::Agent)).filter_map(|op| op.tool_name).collect();
+    let (mut calls, mut answered) = (0, 0);
+    for profile in stitchgen::Profile::ALL {
+        let (rewritten, refused) = stitchgen::profile::manifest(profile, &agent);
+        assert!(refused.is_empty(), "{}: {refused:?}", profile.name());
+        let pairs = rewritten["tools"].as_array().unwrap().iter().zip(agent["tools"].as_array().unwrap());
+        // The manifest is every fixture's, generated together: the people service's tools.
+        for (tool, canonical) in pairs.filter(|(t, _)| ours.contains(&t["name"].as_str().unwrap_or_default())) {
+            let name = tool["name"].as_str().unwrap();
+            let needed = |schema: &Value| -> Vec<String> {
+                schema["required"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            };
+            let canonical_required = needed(&canonical["parameters"]);
+            let canonical_args: serde_json::Map<String, Value> =
+                canonical_required.iter().map(|k| (k.clone(), sample(k))).collect();
+            let profile_args: serde_json::Map<String, Value> = needed(&tool["parameters"])
+                .into_iter()
+                .map(|k| {
+                    let v = if canonical_required.contains(&k) { sample(&k) } else { Value::Null };
+                    (k, v)
+                })
+                .collect();
+            // Each call on a fresh directory: a create or delete in one does not move the other.
+            let (a, b) = (service(), service());
+            let want = a.call_tool(Surface::Agent, name, Value::Object(canonical_args), &admin()).await;
+            let got = b.call_tool(Surface::Agent, name, Value::Object(profile_args.clone()), &admin()).await;
+            let outcome = |r: Result<stitchgen_runtime::ToolOutcome, AppError>| r.map(|o| o.value).map_err(|e| e.code);
+            let (got, want) = (outcome(got), outcome(want));
+            assert_eq!(got, want, "{}: {name} {profile_args:?}", profile.name());
+            calls += 1;
+            answered += usize::from(got.is_ok());
+        }
+    }
+    assert_eq!(calls, 4 * ours.len());
+    assert_eq!(ours.len(), 7, "{ours:?}");
+    // Not only refusals alike: every tool answers (p1 is in the directory, core a team).
+    assert_eq!(answered, calls);
+}
