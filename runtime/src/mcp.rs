@@ -327,7 +327,7 @@ impl ServerHandler for McpServer {
                 Err(e) => return Ok(self.failure(&e).into()),
             };
             let subject = ctx.identity.as_ref().map(|i| i.subject.clone());
-            ctx.clone().asking(crate::mcp_ask::asker(codec, &request, &context, subject.as_deref()))
+            ctx.asking(crate::mcp_ask::asker(codec, &request, &context, subject.as_deref()))
         } else {
             ctx
         };
