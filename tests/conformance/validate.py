@@ -109,6 +109,11 @@ def main():
     # google-genai SDK's own types, which refuse any field a function declaration does not have.
     gemini = out_dir / "agent-tools.gemini.json"
     profiled = []
+    # Every profile lists every agent tool: a tool its rules refuse stops `generate` instead.
+    for listed in sorted(out_dir.glob("agent-tools.*.json")):
+        count = len(load(listed)["tools"])
+        if count != len(agent["tools"]):
+            failures.append(f"{listed.name}: {count} tools, agent-tools.json has {len(agent['tools'])}")
     if gemini.exists():
         from google.genai import types as genai
 

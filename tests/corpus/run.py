@@ -43,6 +43,8 @@ MAX_MIB = 4000
 # The default per-tool byte budget (docs/dsl.md); imported contracts set none.
 BUDGET = 16 * 1024
 TARGET = "2025-11-25"
+# docs/profiles.md: each written for the imports with --expose, and validated by VALIDATE.
+PROFILES = ["openai-strict", "openai", "anthropic", "gemini"]
 
 # The round trip's Optic diff, by the document's first word. Optic's cost grows faster than a
 # document's dereferenced size: on these four, the whole document took it 14 min (Box) to over
@@ -95,7 +97,9 @@ def one(bin_, name, entry, expose, work, spec_dir, failures):
         failures.append(f"{label}: check exited {code}:\n{out[-2000:]}")
         return None
     dest = work / f"{name}-{mode}"
-    code, out, secs, mib = timed([bin_, "generate", "--color", "never", str(contract), "--out", str(dest)])
+    # The imports with --expose are the tool lists people hand a model: every client profile too.
+    profiles = [arg for p in PROFILES for arg in ("--profile", p)] if expose else []
+    code, out, secs, mib = timed([bin_, "generate", "--color", "never", str(contract), "--out", str(dest)] + profiles)
     if code != 0:
         failures.append(f"{label}: generate exited {code}:\n{out[-2000:]}")
         return None

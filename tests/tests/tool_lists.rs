@@ -242,3 +242,49 @@ fn every_profile_and_pass_is_documented() {
         }
     }
 }
+
+#[test]
+fn a_body_of_several_shapes_becomes_one_object_that_takes_every_call_the_runner_takes() {
+    // As the canonical list states an operation with a path parameter and a body that is one
+    // of two shapes (each closed, each with its discriminator), and a field typed through an
+    // `allOf` of a type and a note.
+    let card = json!({"type": "object", "additionalProperties": false, "required": ["kind", "number"],
+        "properties": {"kind": {"const": "card"}, "number": {"type": "string", "pattern": "^[0-9]+$"}}});
+    let bank = json!({"type": "object", "additionalProperties": false, "required": ["kind", "iban"],
+        "properties": {"kind": {"const": "bank"}, "iban": {"type": "string"},
+            "note": {"allOf": [{"type": "string", "maxLength": 9}, {"description": "For the payee."}]}}});
+    let canonical = json!({"name": "pay", "description": "Pays.", "parameters": {
+        "type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"],
+        "additionalProperties": false, "allOf": [{"oneOf": [card, bank]}]}});
+    // What the runner takes: the path parameter, and a body one branch accepts.
+    let calls = [
+        json!({"id": "7", "kind": "card", "number": "4242"}),
+        json!({"id": "7", "kind": "bank", "iban": "DE89", "note": "rent"}),
+    ];
+    for profile in stitchgen::Profile::ALL {
+        let (tool, refused) = stitchgen::profile::tool(profile, &canonical);
+        assert!(refused.is_empty(), "{}: {refused:?}", profile.name());
+        let params = &tool["parameters"];
+        assert_eq!(params["type"], "object", "{}", profile.name());
+        assert!(params.get("oneOf").is_none() && params.get("anyOf").is_none() && params.get("allOf").is_none());
+        let described = params["description"].as_str().unwrap();
+        assert!(described.contains(r#"{kind = "card": kind, number}; {kind = "bank": kind, iban}"#), "{described}");
+        if profile == stitchgen::Profile::Gemini {
+            continue; // An OpenAPI 3.0 subset: validated by the google-genai SDK in conformance.
+        }
+        let validator = jsonschema::validator_for(params).unwrap();
+        let keys: Vec<&String> = params["properties"].as_object().unwrap().keys().collect();
+        for call in &calls {
+            let mut sent = call.clone();
+            if profile == stitchgen::Profile::OpenAiStrict {
+                // Strict mode sends every key, `null` for one it has no value for.
+                for k in &keys {
+                    sent.as_object_mut().unwrap().entry(k.as_str()).or_insert(Value::Null);
+                }
+            }
+            assert!(validator.is_valid(&sent), "{}: {sent} refused by {params}", profile.name());
+        }
+        let stray = json!({"id": "7", "kind": "card", "number": "4242", "stray": 1});
+        assert!(!validator.is_valid(&stray), "{}: a key no shape has is taken", profile.name());
+    }
+}

@@ -32,8 +32,10 @@ pub enum Profile {
 pub enum Pass {
     /// Every `$ref` to a type that does not recur replaced by the type.
     InlineRefs,
-    /// `allOf` of object parts merged into one object.
+    /// `allOf` folded into one schema: properties and `required` joined, the rest kept once.
     MergeAllOf,
+    /// A union of objects at the root of the parameters written as one object.
+    MergeRootUnion,
     /// `oneOf` written `anyOf` (the runner still holds every call to exactly one branch).
     OneOfToAnyOf,
     /// `const: x` written `enum: [x]`.
@@ -54,6 +56,7 @@ impl Pass {
         match self {
             Pass::InlineRefs => "inline-refs",
             Pass::MergeAllOf => "merge-all-of",
+            Pass::MergeRootUnion => "merge-root-union",
             Pass::OneOfToAnyOf => "one-of-to-any-of",
             Pass::ConstToEnum => "const-to-enum",
             Pass::OptionalToNullable => "optional-to-nullable",
@@ -92,11 +95,14 @@ impl Profile {
     pub fn passes(self) -> &'static [Pass] {
         use Pass::*;
         match self {
-            Profile::OpenAiStrict => &[InlineRefs, MergeAllOf, OneOfToAnyOf, OptionalToNullable, KeywordsToDescription],
-            Profile::OpenAi | Profile::Anthropic => &[InlineRefs, MergeAllOf, KeywordsToDescription],
+            Profile::OpenAiStrict => {
+                &[InlineRefs, MergeAllOf, MergeRootUnion, OneOfToAnyOf, OptionalToNullable, KeywordsToDescription]
+            }
+            Profile::OpenAi | Profile::Anthropic => &[InlineRefs, MergeAllOf, MergeRootUnion, KeywordsToDescription],
             Profile::Gemini => &[
                 InlineRefs,
                 MergeAllOf,
+                MergeRootUnion,
                 OneOfToAnyOf,
                 ConstToEnum,
                 TypeListsToNullable,

@@ -11,6 +11,7 @@ pub(super) fn run(pass: Pass, profile: Profile, schema: &mut Value) {
     match pass {
         Pass::InlineRefs => inline_refs(schema),
         Pass::RenameDefs => rename_defs(schema),
+        Pass::MergeRootUnion => merge_root_union(schema),
         _ => walk(schema, &mut |node| each(pass, profile, node)),
     }
 }
@@ -53,7 +54,7 @@ fn each(pass: Pass, profile: Profile, node: &mut Map<String, Value>) {
         Pass::OptionalToNullable => optional_to_nullable(node),
         Pass::TypeListsToNullable => type_lists(node),
         Pass::KeywordsToDescription => keywords_to_description(profile, node),
-        Pass::InlineRefs | Pass::RenameDefs => {}
+        Pass::InlineRefs | Pass::RenameDefs | Pass::MergeRootUnion => {}
     }
 }
 
@@ -137,53 +138,150 @@ fn replace_refs(v: &mut Value, defs: &Map<String, Value>, recursive: &[String]) 
     }
 }
 
-/// `allOf` whose parts are all plain objects (properties, required, and nothing but a closing
-/// `additionalProperties: false` beside them), merged into the node with its own properties;
-/// anything else is left for the rules to refuse.
+/// `allOf` folded into the node, part by part: properties joined (a name already there keeps
+/// its schema), `required` joined, any other keyword kept where the node does not already say
+/// it. Keeping one of two constraints on a value widens what may be sent, never narrows it; an
+/// object any part closes is closed over every property the parts name.
 fn merge_all_of(node: &mut Map<String, Value>) {
-    let plain = |m: &Map<String, Value>| {
-        m.iter().all(|(k, v)| match k.as_str() {
-            "properties" | "required" | "description" | "title" => true,
-            "type" => v == "object",
-            "additionalProperties" => v == &Value::Bool(false),
-            _ => false,
-        })
-    };
-    let Some(Value::Array(parts)) = node.get("allOf") else { return };
-    // One part (a type named beside a description, say): its keywords join the node's, where
-    // the node does not already say them.
-    if let [Value::Object(part)] = parts.as_slice()
-        && part.keys().all(|k| !node.contains_key(k) || matches!(k.as_str(), "description" | "title"))
-    {
-        let part = part.clone();
-        node.remove("allOf");
-        for (k, v) in part {
-            node.entry(k).or_insert(v);
-        }
-        return;
-    }
-    let own: Map<String, Value> =
-        node.iter().filter(|(k, _)| k.as_str() != "allOf").map(|(k, v)| (k.clone(), v.clone())).collect();
-    if !plain(&own) || !parts.iter().all(|p| p.as_object().is_some_and(plain)) {
-        return;
-    }
     let Some(Value::Array(parts)) = node.remove("allOf") else { return };
-    let (mut props, mut required) = (Map::new(), Vec::<Value>::new());
-    for part in std::iter::once(Value::Object(own)).chain(parts) {
-        let Value::Object(part) = part else { continue };
-        for (k, v) in part.get("properties").and_then(Value::as_object).into_iter().flatten() {
-            props.entry(k.clone()).or_insert_with(|| v.clone());
+    let closed = node.get("additionalProperties") == Some(&Value::Bool(false))
+        || parts.iter().any(|p| p.get("additionalProperties") == Some(&Value::Bool(false)));
+    for part in parts {
+        if let Value::Object(part) = part {
+            fold(node, part);
         }
-        for r in part.get("required").and_then(Value::as_array).into_iter().flatten() {
-            if !required.contains(r) {
-                required.push(r.clone());
+    }
+    if closed {
+        node.insert("additionalProperties".into(), Value::Bool(false));
+    }
+}
+
+/// `part`'s keywords joined to `node`'s.
+fn fold(node: &mut Map<String, Value>, part: Map<String, Value>) {
+    for (k, v) in part {
+        match (k.as_str(), v) {
+            ("properties", Value::Object(props)) => {
+                let Value::Object(own) = node.entry("properties").or_insert_with(|| json!({})) else { continue };
+                for (name, p) in props {
+                    own.entry(name).or_insert(p);
+                }
+            }
+            ("required", Value::Array(names)) => {
+                let Value::Array(own) = node.entry("required").or_insert_with(|| json!([])) else { continue };
+                for n in names {
+                    if !own.contains(&n) {
+                        own.push(n);
+                    }
+                }
+            }
+            ("additionalProperties", Value::Bool(false)) => {}
+            (_, v) => {
+                node.entry(k).or_insert(v);
             }
         }
     }
-    node.insert("type".into(), json!("object"));
-    node.insert("properties".into(), Value::Object(props));
-    node.insert("required".into(), Value::Array(required));
-    node.insert("additionalProperties".into(), json!(false));
+}
+
+/// A union of objects at the root of the parameters (an operation whose body is one of several
+/// shapes), which no profile takes there, written as one object: every branch's properties (a
+/// name several branches give different schemas is any of them), required what every branch
+/// requires, and the branches said in the description. Any call one branch accepts, the object
+/// accepts; the runner still holds the call to the canonical union.
+fn merge_root_union(schema: &mut Value) {
+    let Value::Object(root) = schema else { return };
+    for key in ["anyOf", "oneOf"] {
+        let objects = root
+            .get(key)
+            .and_then(Value::as_array)
+            .is_some_and(|branches| !branches.is_empty() && branches.iter().all(objectish));
+        if !objects {
+            continue;
+        }
+        let Some(Value::Array(branches)) = root.remove(key) else { continue };
+        let shapes: Vec<String> = branches.iter().map(shape).collect();
+        let mut props = root.remove("properties").and_then(|p| p.as_object().cloned()).unwrap_or_default();
+        let mut common: Option<Vec<Value>> = None;
+        for branch in &branches {
+            for (name, p) in branch["properties"].as_object().into_iter().flatten() {
+                any_of(&mut props, name, p);
+            }
+            let required = branch.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+            common = Some(match common {
+                None => required,
+                Some(c) => c.into_iter().filter(|r| required.contains(r)).collect(),
+            });
+        }
+        root.insert("type".into(), json!("object"));
+        root.insert("properties".into(), Value::Object(props));
+        let Value::Array(own) = root.entry("required").or_insert_with(|| json!([])) else { continue };
+        for r in common.unwrap_or_default() {
+            if !own.contains(&r) {
+                own.push(r);
+            }
+        }
+        if branches.iter().any(|b| b.get("additionalProperties") == Some(&Value::Bool(false))) {
+            root.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        let text = format!("Send the fields of one of these shapes: {}.", shapes.join("; "));
+        let description = match root.get("description").and_then(Value::as_str) {
+            Some(d) if !d.is_empty() => format!("{d}\n\n{text}"),
+            _ => text,
+        };
+        root.insert("description".into(), Value::String(description));
+    }
+}
+
+/// Whether a union's branch speaks of an object only: its properties, or which keys it needs.
+fn objectish(branch: &Value) -> bool {
+    let Some(m) = branch.as_object() else { return false };
+    m.get("properties").is_some_and(Value::is_object)
+        || m.get("type").is_some_and(|t| t == "object")
+        || m.keys()
+            .all(|k| matches!(k.as_str(), "required" | "title" | "description" | "minProperties" | "maxProperties"))
+}
+
+/// Property `name` of a merged union accepting `p` as well as what it already accepts.
+fn any_of(props: &mut Map<String, Value>, name: &str, p: &Value) {
+    let Some(had) = props.get_mut(name) else {
+        props.insert(name.to_owned(), p.clone());
+        return;
+    };
+    if had == p {
+        return;
+    }
+    let alone = had.as_object().is_some_and(|m| m.len() == 1 && m.get("anyOf").is_some_and(Value::is_array));
+    if !alone {
+        *had = json!({ "anyOf": [had.take()] });
+    }
+    let Some(Value::Array(list)) = had.get_mut("anyOf") else { return };
+    if !list.contains(p) {
+        list.push(p.clone());
+    }
+}
+
+/// One branch of a union as a caller reads it: the fields it requires, or those it takes.
+fn shape(branch: &Value) -> String {
+    let required: Vec<&str> =
+        branch.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let fields: Vec<&str> = if required.is_empty() {
+        branch["properties"].as_object().into_iter().flatten().map(|(k, _)| k.as_str()).collect()
+    } else {
+        required
+    };
+    let mut text = fields.join(", ");
+    if let Some(kind) = discriminator(branch) {
+        text = format!("{kind}: {text}");
+    }
+    format!("{{{text}}}")
+}
+
+/// The value a branch's `type`-like property is held to, when one is (a discriminator).
+fn discriminator(branch: &Value) -> Option<String> {
+    branch["properties"].as_object()?.iter().find_map(|(k, p)| {
+        let one =
+            p.get("const").or_else(|| p.get("enum").and_then(Value::as_array).filter(|e| e.len() == 1)?.first())?;
+        Some(format!("{k} = {one}"))
+    })
 }
 
 /// Every property of an object required, an optional one made nullable.
