@@ -31,9 +31,9 @@ struct Target {
     /// MCP protocol version the tool manifests target.
     #[arg(long, value_name = "VERSION", default_value = "2025-11-25", value_parser = ["2025-11-25", "2026-07-28"])]
     mcp_target: String,
-    /// Also write (and check) the tool list a client profile accepts, `agent-tools.NAME.json`;
-    /// repeatable. See docs/profiles.md.
-    #[arg(long = "profile", value_name = "NAME", value_parser = ["openai-strict", "openai", "anthropic", "gemini"])]
+    /// Also write (and check) the tool list a client profile accepts, `agent-tools.NAME.json`
+    /// (model providers) or `mcp-tools.NAME.json` (MCP clients); repeatable. See docs/profiles.md.
+    #[arg(long = "profile", value_name = "NAME", value_parser = ["openai-strict", "openai", "anthropic", "gemini", "cursor", "vscode", "claude-code"])]
     profiles: Vec<String>,
 }
 

@@ -143,9 +143,10 @@ impl Config {
         self
     }
 
-    /// Also writes `agent-tools.NAME.json` for client profile `profile` (repeatable): each tool
-    /// rewritten into what that provider's function calling accepts, then judged by its rules
-    /// (docs/profiles.md). A tool the profile refuses is an error, and nothing is written.
+    /// Also writes `agent-tools.NAME.json` (a model provider's) or `mcp-tools.NAME.json` (an MCP
+    /// client's) for client profile `profile` (repeatable): each tool rewritten into what that
+    /// provider or client accepts, then judged by its rules (docs/profiles.md). A tool the
+    /// profile refuses is an error, and nothing is written.
     ///
     /// ```
     /// let config = stitchgen::Config::new().profile(stitchgen::Profile::Gemini);

@@ -41,7 +41,8 @@ for f in fixtures/valid/*.stitch.yaml; do
   run "$name" "2025-11-25 2026-07-28" -- "$f"
 done
 run "all-valid-together" "2025-11-25 2026-07-28" -- fixtures/valid/*.stitch.yaml \
-  --profile gemini --profile openai-strict --profile openai --profile anthropic
+  --profile gemini --profile openai-strict --profile openai --profile anthropic \
+  --profile cursor --profile vscode --profile claude-code
 # Tools past their byte budget, advertised relaxed: still valid tools.
 for f in fixtures/invalid/W0007_*.stitch.yaml; do
   name=$(basename "$f" .stitch.yaml)

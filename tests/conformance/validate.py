@@ -12,7 +12,7 @@ import json
 import pathlib
 import sys
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator
 from openapi_spec_validator import validate as validate_openapi
 
 
@@ -48,6 +48,113 @@ def open_objects(schema, path="#"):
         for i, item in enumerate(schema):
             found.extend(open_objects(item, f"{path}/{i}"))
     return found
+
+
+def arrays_without_items(schema, path="#"):
+    """Every array schema under `schema` that does not say its `items`."""
+    found = []
+    if isinstance(schema, dict):
+        kinds = schema.get("type")
+        if (kinds == "array" or (isinstance(kinds, list) and "array" in kinds)) and "items" not in schema:
+            found.append(path)
+        for key, value in schema.items():
+            if key not in ("enum", "const", "default", "examples"):
+                found.extend(arrays_without_items(value, f"{path}/{key}"))
+    elif isinstance(schema, list):
+        for i, item in enumerate(schema):
+            found.extend(arrays_without_items(item, f"{path}/{i}"))
+    return found
+
+
+def keyword_in_list_type(schema):
+    """Whether any schema under `schema` has a list of types."""
+    if isinstance(schema, list):
+        return any(keyword_in_list_type(item) for item in schema)
+    if not isinstance(schema, dict):
+        return False
+    if isinstance(schema.get("type"), list):
+        return True
+    for key, value in schema.items():
+        if key in ("properties", "$defs", "patternProperties") and isinstance(value, dict):
+            if any(keyword_in_list_type(v) for v in value.values()):
+                return True
+        elif key not in ("enum", "const", "default", "examples", "example", "type") and keyword_in_list_type(value):
+            return True
+    return False
+
+
+def keyword_in(schema, names):
+    """Whether any schema under `schema` uses one of keywords `names` (property names and
+    values aside)."""
+    if isinstance(schema, list):
+        return any(keyword_in(item, names) for item in schema)
+    if not isinstance(schema, dict):
+        return False
+    for key, value in schema.items():
+        if key in names:
+            return True
+        if key in ("properties", "$defs", "definitions", "patternProperties"):
+            if isinstance(value, dict) and any(keyword_in(v, names) for v in value.values()):
+                return True
+        elif key not in ("enum", "const", "default", "examples", "example") and keyword_in(value, names):
+            return True
+    return False
+
+
+def mcp_profiles(out_dir, mcp, spec_dir, targets, failures):
+    """The MCP client profiles written beside mcp-tools.json (`--profile`): each a valid
+    `tools/list` result under the official MCP schema, listing every tool once, the canonical
+    name recorded where it was rewritten; and what each client is documented to refuse, checked
+    here apart from the generator's rules (docs/profiles.md cites each)."""
+    said = []
+    canonical = {t["name"] for t in mcp["tools"]}
+    for path in sorted(out_dir.glob("mcp-tools.*.json")):
+        profile = path.name[len("mcp-tools."):-len(".json")]
+        listed = load(path)
+        problems = []
+        for target in targets:
+            tool_v = spec_validator(spec_dir, target, "Tool")
+            for tool in listed["tools"]:
+                for err in tool_v.iter_errors(tool):
+                    problems.append(f"MCP {target}: tool {tool['name']}: {err.message} at {list(err.absolute_path)}")
+            if target == "2025-11-25":
+                for err in spec_validator(spec_dir, target, "ListToolsResult").iter_errors(listed):
+                    problems.append(f"MCP {target}: tools/list result: {err.message} at {list(err.absolute_path)}")
+        names = [t.get("_meta", {}).get("stitchgen/name", t["name"]) for t in listed["tools"]]
+        if sorted(names) != sorted(canonical) or len({t["name"] for t in listed["tools"]}) != len(names):
+            problems.append("does not list every tool of mcp-tools.json once")
+        for tool in listed["tools"]:
+            name, schemas = tool["name"], [tool["inputSchema"]] + ([tool["outputSchema"]] if "outputSchema" in tool else [])
+            if keyword_in(schemas, ("$ref", "$defs")):
+                problems.append(f"tool {name}: a $ref or $defs is left")
+            if tool["inputSchema"].get("type") != "object" or any(k in tool["inputSchema"] for k in ("anyOf", "oneOf", "allOf")):
+                problems.append(f"tool {name}: inputSchema is not an object at its root")
+            if profile == "cursor":
+                # Cursor: server key (16 characters left room) and name within 60; letters, digits, `_`.
+                if len(name) > 44 or not all(c.isascii() and (c.isalnum() or c == "_") for c in name):
+                    problems.append(f"tool {name}: a name Cursor filters out")
+                if keyword_in_list_type(schemas):
+                    problems.append(f"tool {name}: a list of types")
+                if any("[" in k or "]" in k for k in tool["inputSchema"].get("properties", {})):
+                    problems.append(f"tool {name}: an argument name with a bracket")
+            if profile == "vscode":
+                for schema in schemas:
+                    try:
+                        Draft7Validator.check_schema(schema)
+                    except Exception as e:
+                        problems.append(f"tool {name}: not a valid draft-07 schema: {str(e).splitlines()[0]}")
+                    for at in arrays_without_items(schema):
+                        problems.append(f"tool {name}: an array without items at {at}")
+                if len(name) > 42:
+                    problems.append(f"tool {name}: past what VS Code's 64-character tool ids leave a name")
+            if profile == "claude-code":
+                if len("mcp__") + 16 + len("__") + len(name) > 64:
+                    problems.append(f"tool {name}: mcp__<server>__<tool> past 64 characters")
+                if "outputSchema" in tool and tool["outputSchema"].get("type") != "object":
+                    problems.append(f"tool {name}: an outputSchema that is not an object")
+        failures.extend(f"{path.name}: {p}" for p in problems)
+        said.append(f"{len(listed['tools'])} {profile} MCP tools")
+    return said
 
 
 def main():
@@ -131,6 +238,8 @@ def main():
             except Exception as e:
                 failures.append(f"openai-strict: tool {tool['name']}: parameters is not a valid 2020-12 schema: {e}")
         profiled.append(f"{len(load(strict)['tools'])} strict OpenAI tools")
+
+    profiled.extend(mcp_profiles(out_dir, mcp, spec_dir, targets, failures))
 
     for f in failures:
         print(f"FAIL: {out_dir.name}: {f}")

@@ -44,7 +44,7 @@ MAX_MIB = 4000
 BUDGET = 16 * 1024
 TARGET = "2025-11-25"
 # docs/profiles.md: each written for the imports with --expose, and validated by VALIDATE.
-PROFILES = ["openai-strict", "openai", "anthropic", "gemini"]
+PROFILES = ["openai-strict", "openai", "anthropic", "gemini", "cursor", "vscode", "claude-code"]
 
 # The round trip's Optic diff, by the document's first word. Optic's cost grows faster than a
 # document's dereferenced size: on these four, the whole document took it 14 min (Box) to over

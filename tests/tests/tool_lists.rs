@@ -205,7 +205,7 @@ fn a_profile_past_its_tool_cap_is_a_warning_and_its_list_is_written_whole() {
 fn a_profile_rewrites_what_its_provider_cannot_read_and_keeps_what_it_means() {
     // `people`'s list input: a bounded integer with a default, an enum, an optional string.
     let (_, agent, _) = generate(&input(&people()));
-    for profile in stitchgen::Profile::ALL {
+    for profile in stitchgen::Profile::ALL.into_iter().filter(|p| !p.is_mcp()) {
         let (rewritten, refused) = stitchgen::profile::manifest(profile, &agent);
         assert!(refused.is_empty(), "{}: {refused:?}", profile.name());
         let tools = rewritten["tools"].as_array().unwrap();
@@ -261,7 +261,7 @@ fn a_body_of_several_shapes_becomes_one_object_that_takes_every_call_the_runner_
         json!({"id": "7", "kind": "card", "number": "4242"}),
         json!({"id": "7", "kind": "bank", "iban": "DE89", "note": "rent"}),
     ];
-    for profile in stitchgen::Profile::ALL {
+    for profile in stitchgen::Profile::ALL.into_iter().filter(|p| !p.is_mcp()) {
         let (tool, refused) = stitchgen::profile::tool(profile, &canonical);
         assert!(refused.is_empty(), "{}: {refused:?}", profile.name());
         let params = &tool["parameters"];
@@ -286,5 +286,51 @@ fn a_body_of_several_shapes_becomes_one_object_that_takes_every_call_the_runner_
         }
         let stray = json!({"id": "7", "kind": "card", "number": "4242", "stray": 1});
         assert!(!validator.is_valid(&stray), "{}: a key no shape has is taken", profile.name());
+    }
+}
+
+#[test]
+fn an_mcp_client_profile_renames_what_its_client_drops_and_records_the_canonical_names() {
+    let long = "list_core_v1_namespaced_persistent_volume_claim_for_all_namespaces";
+    let node = json!({"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}});
+    let manifest = json!({"tools": [
+        {"name": long, "description": "Lists.", "inputSchema": {"type": "object",
+            "properties": {"tags": {"type": "array"}, "parent": {"$ref": "#/$defs/Node"},
+                "kind": {"type": ["string", "null"], "maxLength": 8}, "expand[]": {"type": "string"}},
+            "required": ["expand[]"], "$defs": {"Node": node}},
+         "outputSchema": {"type": "object", "properties": {"value": {"$ref": "#/$defs/Node"}}, "$defs": {"Node": node}}},
+        {"name": "short", "inputSchema": {"type": "object"}},
+    ]});
+    for profile in stitchgen::Profile::ALL.into_iter().filter(|p| p.is_mcp()) {
+        let (listed, refused) = stitchgen::profile::manifest(profile, &manifest);
+        assert!(refused.is_empty(), "{}: {refused:?}", profile.name());
+        assert_eq!(listed, stitchgen::profile::manifest(profile, &manifest).0, "the same names every time");
+        let (tool, short) = (&listed["tools"][0], &listed["tools"][1]);
+        assert_eq!(short, &manifest["tools"][1], "{}: a tool it takes is left as it is", profile.name());
+        let name = tool["name"].as_str().unwrap();
+        assert!(name.len() <= profile.max_name() && name != long, "{}: {name}", profile.name());
+        assert!(
+            name.starts_with("list_core_v1_namespaced") && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        );
+        assert_eq!(tool["_meta"]["stitchgen/name"], long);
+        let text = tool.to_string();
+        assert!(!text.contains("\"$ref\"") && !text.contains("\"$defs\""), "{}: {text}", profile.name());
+        assert_eq!(
+            tool["inputSchema"]["properties"]["parent"]["properties"]["child"]["description"],
+            "(a Node, as above)"
+        );
+        match profile {
+            stitchgen::Profile::Cursor => {
+                let args = &tool["inputSchema"];
+                assert_eq!(args["required"], json!(["expand"]));
+                assert_eq!(tool["_meta"]["stitchgen/arguments"], json!({"expand": "expand[]"}));
+                assert_eq!(
+                    args["properties"]["kind"],
+                    json!({"anyOf": [{"type": "string", "maxLength": 8}, {"type": "null", "maxLength": 8}]})
+                );
+            }
+            stitchgen::Profile::VsCode => assert_eq!(tool["inputSchema"]["properties"]["tags"]["items"], json!({})),
+            _ => assert!(tool["inputSchema"]["properties"].get("expand[]").is_some()),
+        }
     }
 }

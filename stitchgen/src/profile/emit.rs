@@ -1,4 +1,4 @@
-//! Each profile's tool list written beside the canonical manifests, and what it refuses as
+//! Each profile's tool list written beside the canonical manifest it rewrites, and what it refuses as
 //! diagnostics on the operation behind each refused tool.
 
 use serde_json::Value;
@@ -9,17 +9,21 @@ use crate::out::Artifact;
 use crate::parse::ast::{Contract, Surface};
 use crate::present::Surfaces;
 
-/// `agent-tools.NAME.json` for each profile of `profiles`, with an error for each tool a
+/// `agent-tools.NAME.json` or `mcp-tools.NAME.json` for each profile of `profiles`, with an error for each tool a
 /// profile refuses and a warning for a list past its cap.
 pub fn artifacts(profiles: Profiles, surfaces: &Surfaces, contracts: &[Contract]) -> (Vec<Artifact>, Vec<Diagnostic>) {
     let (mut out, mut diags) = (Vec::new(), Vec::new());
     if profiles.iter().next().is_none() {
         return (out, diags);
     }
-    let canonical = crate::emit::mcp::agent_manifest(surfaces);
-    let tools = surfaces.get(Surface::Agent);
+    let agent = crate::emit::mcp::agent_manifest(surfaces);
+    let mcp = profiles.iter().any(Profile::is_mcp).then(|| crate::emit::mcp::mcp_manifest(surfaces));
     for profile in profiles.iter() {
-        let (manifest, refused) = super::manifest(profile, &canonical);
+        let (canonical, tools) = match &mcp {
+            Some(mcp) if profile.is_mcp() => (mcp, surfaces.get(Surface::Mcp)),
+            _ => (&agent, surfaces.get(Surface::Agent)),
+        };
+        let (manifest, refused) = super::manifest(profile, canonical);
         for (name, violations) in by_tool(refused) {
             let Some(tool) = tools.iter().find(|t| t.name == name) else { continue };
             let Some(c) = contracts.iter().find(|c| c.service.as_ref().is_some_and(|s| s.value == tool.service)) else {
@@ -36,7 +40,7 @@ pub fn artifacts(profiles: Profiles, surfaces: &Surfaces, contracts: &[Contract]
                 Diagnostic::new(
                     Code::ProfileToolCap,
                     c.service_span(),
-                    format!("{count} agent tools, and `{}` takes {cap} in one request", profile.name()),
+                    format!("{count} tools listed, and `{}` takes {cap}", profile.name()),
                 )
                 .label("generated together with this contract")
                 .help("put the contracts in search mode (`toolDiscovery: search`), or expose fewer tools"),

@@ -6,13 +6,24 @@ use serde_json::{Map, Value, json};
 
 use super::{Pass, Profile};
 
-/// Runs `pass` over `schema` (a tool's parameters) for `profile`.
-pub(super) fn run(pass: Pass, profile: Profile, schema: &mut Value) {
+/// Runs `pass` over `schema`, a tool's parameters (`input`) or its output schema, for `profile`.
+pub(super) fn run(pass: Pass, profile: Profile, input: bool, schema: &mut Value) {
     match pass {
         Pass::InlineRefs => inline_refs(schema),
+        Pass::InlineAllRefs => inline_all_refs(schema),
         Pass::RenameDefs => rename_defs(schema),
-        Pass::MergeRootUnion => merge_root_union(schema),
+        Pass::MergeRootUnion if input => merge_root_union(schema),
+        Pass::MergeRootUnion | Pass::ObjectOutputs | Pass::ShortenNames | Pass::ArgumentNames => {}
         _ => walk(schema, &mut |node| each(pass, profile, node)),
+    }
+}
+
+/// A tool's `outputSchema` left out where it is not an object schema: the client refuses the
+/// list otherwise, and the answer (its `structuredContent`) is the same without it.
+pub(super) fn object_outputs(tool: &mut Value) {
+    let Some(tool) = tool.as_object_mut() else { return };
+    if tool.get("outputSchema").is_some_and(|o| o.get("type").is_none_or(|t| t != "object")) {
+        tool.remove("outputSchema");
     }
 }
 
@@ -53,8 +64,19 @@ fn each(pass: Pass, profile: Profile, node: &mut Map<String, Value>) {
         }
         Pass::OptionalToNullable => optional_to_nullable(node),
         Pass::TypeListsToNullable => type_lists(node),
+        Pass::TypeListsToAnyOf => type_lists_to_any_of(node),
+        Pass::ArrayItems => {
+            let array = match node.get("type") {
+                Some(Value::String(t)) => t == "array",
+                Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
+                _ => false,
+            };
+            if array && !node.contains_key("items") {
+                node.insert("items".into(), json!({}));
+            }
+        }
         Pass::KeywordsToDescription => keywords_to_description(profile, node),
-        Pass::InlineRefs | Pass::RenameDefs | Pass::MergeRootUnion => {}
+        _ => {}
     }
 }
 
@@ -353,6 +375,66 @@ fn type_lists(node: &mut Map<String, Value>) {
         if let Some(Value::Array(values)) = node.get_mut("enum") {
             values.retain(|v| !v.is_null());
         }
+    }
+}
+
+/// `type: [A, B]` as `anyOf: [{type: A, …}, {type: B, …}]`, each branch with the node's other
+/// constraints (which held whichever type the value had); the description stays outside.
+fn type_lists_to_any_of(node: &mut Map<String, Value>) {
+    if !node.get("type").is_some_and(Value::is_array) {
+        return;
+    }
+    let Some(Value::Array(types)) = node.remove("type") else { return };
+    let notes: Map<String, Value> = ["description", "title"].iter().filter_map(|k| node.remove_entry(*k)).collect();
+    let rest = std::mem::replace(node, notes);
+    let branches: Vec<Value> = types
+        .into_iter()
+        .map(|t| {
+            let mut branch = rest.clone();
+            branch.insert("type".into(), t);
+            Value::Object(branch)
+        })
+        .collect();
+    node.insert("anyOf".into(), Value::Array(branches));
+}
+
+/// Every `$ref` replaced by the `$defs` entry it names, and `$defs` dropped. A type that
+/// contains itself is written out once; below that, its `$ref` becomes any value, named in the
+/// description (which widens what may be sent; the runner holds the call to the type).
+fn inline_all_refs(schema: &mut Value) {
+    let Some(Value::Object(defs)) = schema.as_object_mut().and_then(|m| m.remove("$defs")) else { return };
+    expand(schema, &defs, &mut Vec::new());
+}
+
+fn expand(v: &mut Value, defs: &Map<String, Value>, stack: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            let Some(t) = m.get("$ref").and_then(Value::as_str).and_then(target).map(str::to_owned) else {
+                m.values_mut().for_each(|c| expand(c, defs, stack));
+                return;
+            };
+            m.remove("$ref");
+            if stack.contains(&t) {
+                let note = format!("(a {t}, as above)");
+                let text = match m.get("description").and_then(Value::as_str) {
+                    Some(d) if !d.is_empty() => format!("{d} {note}"),
+                    _ => note,
+                };
+                m.insert("description".into(), Value::String(text));
+                return;
+            }
+            if let Some(Value::Object(body)) = defs.get(&t) {
+                for (k, v) in body {
+                    // A sibling written beside the `$ref` (a description) wins.
+                    m.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+            stack.push(t);
+            m.values_mut().for_each(|c| expand(c, defs, stack));
+            stack.pop();
+        }
+        Value::Array(items) => items.iter_mut().for_each(|c| expand(c, defs, stack)),
+        _ => {}
     }
 }
 

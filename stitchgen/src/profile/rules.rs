@@ -36,8 +36,27 @@ pub(super) fn reads(profile: Profile, key: &str, value: Option<&Value>) -> bool 
         Profile::OpenAi | Profile::Anthropic => true,
         Profile::Gemini if key == "format" => GEMINI_FORMATS.contains(&text),
         Profile::Gemini => GEMINI_KEYWORDS.contains(&key) || BOUNDS[..4].contains(&key),
+        // MCP clients: any keyword, but for a `$ref` they cannot resolve (see `refs`), and
+        // VS Code's validator speaks draft-07.
+        Profile::VsCode => !LATER_THAN_DRAFT_07.contains(&key),
+        Profile::Cursor | Profile::ClaudeCode => true,
     }
 }
+
+/// Keywords JSON Schema added after draft-07, which VS Code's draft-07 validator refuses or
+/// misreads (`$defs` is covered by the rule on references).
+const LATER_THAN_DRAFT_07: &[&str] = &[
+    "prefixItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "dependentRequired",
+    "dependentSchemas",
+    "minContains",
+    "maxContains",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$anchor",
+];
 
 /// The bounds of numbers and lists, which OpenAI's strict mode and Gemini alike read (Gemini
 /// but for the exclusive ones and `multipleOf`).
@@ -65,19 +84,56 @@ const GEMINI_KEYWORDS: &[&str] = &[
 ];
 const GEMINI_FORMATS: &[&str] = &["enum", "date-time", "float", "double", "int32", "int64"];
 
-/// What `profile`'s rules refuse of `tool` (rewritten by its passes).
+/// What `profile`'s rules refuse of `tool` (rewritten by its passes). A profile that rewrites
+/// names judges them over the whole list (`names::shorten`).
 pub(super) fn check(profile: Profile, tool: &Value) -> Vec<Violation> {
     let mut out = Vec::new();
     let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-    if !name_fits(profile, name) {
-        out.push(Violation { rule: name_rule(profile), at: format!("/name: `{name}`") });
+    if !profile.passes().contains(&super::Pass::ShortenNames) && !name_fits(profile, name) {
+        out.push(Violation { rule: super::names::rule(profile), at: format!("/name: `{name}`") });
     }
-    let Some(params) = tool.get("parameters") else { return out };
+    let key = if profile.is_mcp() { "inputSchema" } else { "parameters" };
+    let Some(params) = tool.get(key) else { return out };
     if params.get("type").and_then(Value::as_str) != Some("object") || params.get("anyOf").is_some() {
-        out.push(Violation { rule: root_rule(profile), at: "/parameters".into() });
+        out.push(Violation { rule: rule(profile, "object-root"), at: format!("/{key}") });
     }
-    walk(profile, params, "/parameters", 1, &mut out);
+    if profile == Profile::Cursor {
+        // Cursor refuses a top-level argument whose name has a bracket (`expand[]`).
+        for arg in params.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k) {
+            if arg.contains(['[', ']']) {
+                out.push(Violation { rule: "cursor/argument-names", at: format!("/{key}/properties/{}", escape(arg)) });
+            }
+        }
+    }
+    walk(profile, params, &format!("/{key}"), 1, &mut out);
+    if let Some(output) = tool.get("outputSchema") {
+        if profile == Profile::ClaudeCode && output.get("type").is_none_or(|t| t != "object") {
+            out.push(Violation { rule: "claude-code/object-output", at: "/outputSchema".into() });
+        }
+        walk(profile, output, "/outputSchema", 1, &mut out);
+    }
     out
+}
+
+/// The id of `profile`'s rule `what` (`gemini/object-root`).
+fn rule(profile: Profile, what: &'static str) -> &'static str {
+    macro_rules! ids {
+        ($($what:literal),*) => {
+            match (profile, what) {
+                $(
+                    (Profile::OpenAiStrict, $what) => concat!("openai-strict/", $what),
+                    (Profile::OpenAi, $what) => concat!("openai/", $what),
+                    (Profile::Anthropic, $what) => concat!("anthropic/", $what),
+                    (Profile::Gemini, $what) => concat!("gemini/", $what),
+                    (Profile::Cursor, $what) => concat!("cursor/", $what),
+                    (Profile::VsCode, $what) => concat!("vscode/", $what),
+                    (Profile::ClaudeCode, $what) => concat!("claude-code/", $what),
+                )*
+                _ => what,
+            }
+        };
+    }
+    ids!("object-root", "refs")
 }
 
 fn name_fits(profile: Profile, name: &str) -> bool {
@@ -91,38 +147,31 @@ fn name_fits(profile: Profile, name: &str) -> bool {
     }
 }
 
-fn name_rule(profile: Profile) -> &'static str {
-    match profile {
-        Profile::OpenAiStrict => "openai-strict/name",
-        Profile::OpenAi => "openai/name",
-        Profile::Anthropic => "anthropic/name",
-        Profile::Gemini => "gemini/name",
-    }
-}
-
-fn root_rule(profile: Profile) -> &'static str {
-    match profile {
-        Profile::OpenAiStrict => "openai-strict/object-root",
-        Profile::OpenAi => "openai/object-root",
-        Profile::Anthropic => "anthropic/object-root",
-        Profile::Gemini => "gemini/object-root",
-    }
-}
-
 /// The deepest nesting of objects OpenAI's strict mode takes.
 const STRICT_DEPTH: usize = 10;
 
 fn walk(profile: Profile, schema: &Value, at: &str, depth: usize, out: &mut Vec<Violation>) {
     let Some(node) = schema.as_object() else { return };
     for (key, value) in node {
-        if !reads(profile, key, Some(value)) && !matches!(key.as_str(), "properties" | "items") {
+        if profile.is_mcp() && matches!(key.as_str(), "$ref" | "$defs") {
+            out.push(Violation { rule: rule(profile, "refs"), at: format!("{at}/{key}") });
+        } else if !reads(profile, key, Some(value)) && !matches!(key.as_str(), "properties" | "items") {
             let rule = match profile {
                 Profile::OpenAiStrict => "openai-strict/keywords",
                 Profile::Gemini => "gemini/keywords",
+                Profile::VsCode => "vscode/draft-07",
                 _ => continue,
             };
             out.push(Violation { rule, at: format!("{at}/{key}") });
         }
+    }
+    let types = node.get("type");
+    let array = types.is_some_and(|t| t == "array" || t.as_array().is_some_and(|l| l.iter().any(|x| x == "array")));
+    if profile == Profile::VsCode && array && !node.contains_key("items") {
+        out.push(Violation { rule: "vscode/array-items", at: at.to_owned() });
+    }
+    if profile == Profile::Cursor && types.is_some_and(Value::is_array) {
+        out.push(Violation { rule: "cursor/type-lists", at: format!("{at}/type") });
     }
     if profile == Profile::OpenAiStrict
         && (node.get("properties").is_some() || node.get("type").is_some_and(|t| t == "object"))
