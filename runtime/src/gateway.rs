@@ -38,6 +38,8 @@ pub struct Gateway {
     name: String,
     mcp_tools: String,
     mcp_catalog: Option<String>,
+    /// Each MCP client profile's name and tool list, served to its clients.
+    mcp_profiles: Vec<(String, String)>,
     remote: Arc<dyn Fn(Origin) -> Service + Send + Sync>,
 }
 
@@ -56,7 +58,21 @@ impl Gateway {
         mcp_catalog: Option<String>,
         remote: impl Fn(Origin) -> Service + Send + Sync + 'static,
     ) -> Self {
-        Gateway { name: name.into(), mcp_tools: mcp_tools.into(), mcp_catalog, remote: Arc::new(remote) }
+        Gateway {
+            name: name.into(),
+            mcp_tools: mcp_tools.into(),
+            mcp_catalog,
+            mcp_profiles: Vec::new(),
+            remote: Arc::new(remote),
+        }
+    }
+
+    /// Serves each MCP client its profile's tool list (`McpServer::profiles`): each profile's
+    /// name and its list (`mcp-tools.NAME.json`).
+    #[must_use]
+    pub fn with_mcp_profiles(mut self, lists: Vec<(String, String)>) -> Self {
+        self.mcp_profiles = lists;
+        self
     }
 
     /// Runs the command line `args` (the program name first; `bin` is how usage names the
@@ -181,12 +197,15 @@ impl Gateway {
         self.server(service)?.named(&self.name).with_identity(ctx).serve_stdio().await
     }
 
-    /// The MCP server of the contract's tools: listed, or in search mode with its catalog.
+    /// The MCP server of the contract's tools: listed, or in search mode with its catalog; each
+    /// client given its profile's list.
     fn server(&self, service: Service) -> Result<McpServer, Error> {
-        Ok(match &self.mcp_catalog {
+        let server = match &self.mcp_catalog {
             Some(catalog) => McpServer::searching(&self.mcp_tools, catalog, [service])?,
             None => McpServer::new(&self.mcp_tools, [service])?,
-        })
+        };
+        let lists: Vec<(&str, &str)> = self.mcp_profiles.iter().map(|(p, l)| (p.as_str(), l.as_str())).collect();
+        Ok(server.profiles(&lists)?)
     }
 
     /// MCP over streamable HTTP at `/mcp`. Every caller is the one identity of `--scope`, acting

@@ -49,6 +49,8 @@ mod http;
 pub mod mcp;
 #[cfg(feature = "mcp")]
 mod mcp_ask;
+#[cfg(feature = "mcp")]
+mod mcp_profile;
 mod questions;
 pub mod remote;
 mod runner;

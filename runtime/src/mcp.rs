@@ -15,6 +15,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
 
+pub use crate::mcp_profile::CLIENT_PROFILES;
+use crate::mcp_profile::Profiles;
 use crate::search::{Catalog, DISCOVERY_META, META_TOOLS};
 use crate::{AppError, Caller, Ctx, Identify, Progress, Service, Surface, ToolOutcome};
 
@@ -67,6 +69,8 @@ pub struct McpServer {
     /// The key `requestState` is sealed with (MCP 2026-07-28), and the codec made from it at
     /// the first question.
     state: Arc<StateKey>,
+    /// The client profiles' lists, and which client is served which.
+    profiles: Arc<Profiles>,
 }
 
 /// The sealing key of `requestState`, and its codec once made.
@@ -160,6 +164,7 @@ impl McpServer {
             allowed_hosts: LOOPBACK_HOSTS.map(String::from).into(),
             allowed_origins: None,
             state: Arc::default(),
+            profiles: Arc::default(),
         })
     }
 
@@ -212,6 +217,33 @@ impl McpServer {
     #[must_use]
     pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
         self.state = Arc::new(StateKey { key: Some(key), codec: std::sync::OnceLock::new() });
+        self
+    }
+
+    /// Serves `manifest` (the generated `mcp-tools.NAME.json` of client profile `profile`,
+    /// byte for byte) to the clients that profile is chosen for: by [`CLIENT_PROFILES`], or
+    /// [`McpServer::client_profile`]. Their calls by the names it lists reach the same tools,
+    /// with the same arguments, as the canonical list's. It must list every listed tool once.
+    pub fn profile(mut self, profile: &str, manifest: &str) -> Result<Self, ManifestError> {
+        let unreadable = |e: serde_json::Error| ManifestError::Unreadable(format!("profile `{profile}`: {e}"));
+        let mut doc: Value = serde_json::from_str(manifest).map_err(unreadable)?;
+        let tools: Vec<Tool> = serde_json::from_value(doc["tools"].take()).map_err(unreadable)?;
+        Arc::make_mut(&mut self.profiles).add(profile, tools, &self.tools).map_err(ManifestError::Stale)?;
+        Ok(self)
+    }
+
+    /// Serves each of `lists` (the generated module's `MCP_PROFILES`: each profile's name and
+    /// its `mcp-tools.NAME.json`), as [`McpServer::profile`] does one.
+    pub fn profiles(self, lists: &[(&str, &str)]) -> Result<Self, ManifestError> {
+        lists.iter().try_fold(self, |server, (profile, manifest)| server.profile(profile, manifest))
+    }
+
+    /// Serves profile `profile` to the clients whose `initialize` announces `client` as
+    /// `clientInfo.name`, in place of what [`CLIENT_PROFILES`] says for that name. A client
+    /// whose profile was not given by [`McpServer::profile`] is served the canonical list.
+    #[must_use]
+    pub fn client_profile(mut self, client: &str, profile: &str) -> Self {
+        Arc::make_mut(&mut self.profiles).client(client, profile);
         self
     }
 
@@ -295,20 +327,34 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+        let client = context.peer.peer_info().map(|p| p.client_info.name.clone());
+        match self.profiles.for_client(client.as_deref()) {
+            Some((profile, listed)) => {
+                tracing::debug!(client = client.as_deref(), profile, "the client is listed its profile's tools");
+                Ok(ListToolsResult::with_all_items(listed.tools.to_vec()))
+            }
+            None => Ok(ListToolsResult::with_all_items(self.tools.to_vec())),
+        }
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.iter().find(|t| t.name == name).cloned()
+        self.tools.iter().find(|t| t.name == name).cloned().or_else(|| self.profiles.find(name))
     }
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // A client served a profile calls by the names its list gives: the canonical call first.
+        let client = context.peer.peer_info().map(|p| p.client_info.name.clone());
+        if let Some((_, listed)) = self.profiles.for_client(client.as_deref())
+            && let Err(e) = listed.map_back(&mut request)
+        {
+            return Ok(self.failure(&e).into());
+        }
         let listed = self.tools.iter().any(|t| t.name == request.name);
         let searched = self.catalog.as_ref().filter(|_| META_TOOLS.contains(&request.name.as_ref()));
         let service = self.services.iter().find(|s| s.find_tool(Surface::Mcp, &request.name).is_some());

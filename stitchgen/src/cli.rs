@@ -539,9 +539,36 @@ fn gateway(source: &Path, search: bool, options: &crate::Options, args: Vec<OsSt
     };
     let (types, catalog) = (facts.types, facts.catalog);
     let remote = move |origin| stitchgen_runtime::remote::service(types, catalog, origin);
-    let gateway = stitchgen_runtime::gateway::Gateway::new(facts.name, facts.mcp_tools, facts.mcp_catalog, remote);
+    let profiles = match mcp_profiles(&facts.mcp_tools, options.profiles) {
+        Ok(profiles) => profiles,
+        Err(e) => return r.failure(&e),
+    };
+    let gateway = stitchgen_runtime::gateway::Gateway::new(facts.name, facts.mcp_tools, facts.mcp_catalog, remote)
+        .with_mcp_profiles(profiles);
     let bin = format!("stitchgen gateway {}", crate::source::display_path(source));
     gateway.main(&bin, std::iter::once(OsString::from(&bin)).chain(args).collect())
+}
+
+/// The MCP client profiles' lists the gateway serves, each client its own: those `--profile`
+/// names, or every MCP profile that takes every tool. A profile named that refuses a tool stops
+/// the gateway, as it stops `generate`.
+fn mcp_profiles(mcp_tools: &str, asked: crate::profile::Profiles) -> Result<Vec<(String, String)>, crate::Error> {
+    let canonical: serde_json::Value =
+        serde_json::from_str(mcp_tools).map_err(|e| crate::Error::Emit(e.to_string()))?;
+    let named = asked.iter().any(crate::Profile::is_mcp);
+    let mut lists = Vec::new();
+    for profile in crate::Profile::ALL.into_iter().filter(|p| p.is_mcp() && (!named || asked.iter().any(|a| a == *p))) {
+        let (list, refused) = crate::profile::manifest(profile, &canonical);
+        match refused.first() {
+            None => lists.push((profile.name().to_owned(), list.to_string())),
+            Some((tool, v)) if named => {
+                let why = format!("`{}` refuses tool `{tool}`: {} at {}", profile.name(), v.rule, v.at);
+                return Err(crate::Error::Emit(why));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(lists)
 }
 
 fn errors(diags: &[crate::diag::Diagnostic]) -> Vec<crate::diag::Diagnostic> {

@@ -197,7 +197,9 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
         };
         // The stack a main thread has (a spawned one gets 2 MiB): deep schemas recurse.
         let json = std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, json);
-        let modules = emit::modules(&model);
+        let mcp_profiles: Vec<(&str, String)> =
+            checked.options.profiles.iter().filter(|p| p.is_mcp()).map(|p| (p.name(), p.file())).collect();
+        let modules = emit::modules(&model, &mcp_profiles);
         let json = json.map(|j| j.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         (modules, json)
     });

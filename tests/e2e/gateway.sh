@@ -7,8 +7,8 @@
 # of Prism's answers, and an invalid argument never leaves the gateway. Then every corpus document
 # served from memory (tests/e2e/gateway/corpus.py; a few built too, every call ending the same
 # way): its tools called with arguments made from their schemas, each refusal named in
-# docs/import.md. Last, search mode (tests/e2e/gateway/search.py): DigitalOcean's tools behind
-# search, describe and call.
+# docs/import.md. Then search mode (tests/e2e/gateway/search.py): DigitalOcean's tools behind
+# search, describe and call. Last, each MCP client served its profile (tests/e2e/gateway/profiles.py).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -92,6 +92,10 @@ code=0; wait "$searching" || code=$?
 cat "$work/search.out"
 if [ "$code" -eq 0 ]; then ok "search, describe and call through the official Python SDK"
 else no "search, describe and call through the official Python SDK"; fi
+
+echo "-- each MCP client its profile: Kubernetes' long tool names, renamed per client, in front of Prism"
+suite "cursor, vscode and claude-code each listed their profile, and a renamed tool called by its listed name" -- \
+  "$venv/bin/python" tests/e2e/gateway/profiles.py "$target/stitchgen" "$prism/node_modules/.bin/prism" "$corpus" "$work/profiles"
 
 echo "gateway: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

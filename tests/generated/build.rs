@@ -32,7 +32,11 @@ fn main() {
     std::fs::write(random.join("names.rs"), includes).expect("OUT_DIR is writable");
     println!("cargo:rerun-if-changed=../src/names.rs");
     imported(&random.join("imported"));
-    stitchgen::Config::new().contracts(contracts).allow(warnings()).generate_to_out_dir().unwrap();
+    // With the MCP clients' profiles: `MCP_PROFILES` is served and called in `mcp_profiles.rs`.
+    let config = [stitchgen::Profile::Cursor, stitchgen::Profile::VsCode, stitchgen::Profile::ClaudeCode]
+        .into_iter()
+        .fold(stitchgen::Config::new(), stitchgen::Config::profile);
+    config.contracts(contracts).allow(warnings()).generate_to_out_dir().unwrap();
 }
 
 /// Every warning code: the fixtures here are meant to warn, and `tests/tests/fixtures.rs` holds

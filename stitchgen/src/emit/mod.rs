@@ -17,9 +17,12 @@ pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
 /// The Rust module of each service, `<service>.rs` (written first, then the [`documents`]).
 ///
 /// Every service is tried: the error lists each failing service by name with why.
-pub fn modules(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>, Vec<(String, rust::Failure)>> {
+pub fn modules(
+    model: &crate::model::Model,
+    mcp_profiles: &[(&str, String)],
+) -> Result<Vec<crate::out::Artifact>, Vec<(String, rust::Failure)>> {
     let (mut out, mut failures) = (Vec::new(), Vec::new());
-    let catalogs = catalogs(model);
+    let catalogs = Catalogs { mcp_profiles, ..catalogs(model) };
     for svc in &model.services {
         match rust::module(svc, catalogs) {
             Ok(code) => out.push(crate::out::Artifact { name: format!("{}.rs", svc.module), bytes: code.into_bytes() }),
@@ -30,24 +33,27 @@ pub fn modules(model: &crate::model::Model) -> Result<Vec<crate::out::Artifact>,
 }
 
 /// Which of search mode's catalogs a generation writes beside its documents: MCP's and the
-/// agent's, each where a contract in search mode has a tool on that transport. Each module names
-/// the documents of its generation, so it must know which there are.
+/// agent's, each where a contract in search mode has a tool on that transport; and the MCP
+/// client profiles' lists. Each module names the documents of its generation, so it must know
+/// which there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Catalogs {
+pub struct Catalogs<'a> {
     /// `mcp-catalog.json` is written.
     pub mcp: bool,
     /// `agent-catalog.json` is written.
     pub agent: bool,
+    /// Each MCP client profile's name and the file its list is written to.
+    pub mcp_profiles: &'a [(&'a str, String)],
 }
 
-/// The catalogs [`documents`] writes for `model`.
-pub fn catalogs(model: &crate::model::Model) -> Catalogs {
+/// The catalogs [`documents`] writes for `model` (no profile's list: the caller says those).
+pub fn catalogs(model: &crate::model::Model) -> Catalogs<'static> {
     let searched = |surface: Surface| {
         model.services.iter().any(|svc| {
             svc.discovery == crate::parse::ast::ToolDiscovery::Search && svc.operations.iter().any(|op| op.on(surface))
         })
     };
-    Catalogs { mcp: searched(Surface::Mcp), agent: searched(Surface::Agent) }
+    Catalogs { mcp: searched(Surface::Mcp), agent: searched(Surface::Agent), mcp_profiles: &[] }
 }
 
 /// The OpenAPI document, the MCP and agent manifests, and in search mode their catalogs.

@@ -11,7 +11,15 @@ mod rules;
 use serde_json::{Value, json};
 
 pub use emit::artifacts;
-pub use rules::Violation;
+
+/// One rule a tool breaks, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The rule's id (`openai-strict/closed-objects`), as docs/profiles.md lists it.
+    pub rule: &'static str,
+    /// Where in the tool (a JSON pointer), and what is there.
+    pub at: String,
+}
 
 /// A client or model provider whose tool format differs from the canonical manifests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -81,7 +81,7 @@ pub(super) fn shorten(profile: Profile, tools: &mut [Value]) -> Vec<(String, Vio
         } else {
             let hash: String = Sha256::digest(canonical.as_bytes())[..3].iter().map(|b| format!("{b:02x}")).collect();
             let keep = clean.len().min(max.saturating_sub(hash.len() + 1));
-            format!("{}_{hash}", &clean[..keep])
+            format!("{}_{hash}", clean[..keep].trim_end_matches('_'))
         };
         if !taken.insert(short.clone()) {
             let at = format!("/name: `{canonical}` written `{short}`, which another tool has");

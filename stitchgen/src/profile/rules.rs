@@ -3,19 +3,10 @@
 
 use serde_json::Value;
 
-use super::Profile;
+use super::{Profile, Violation};
 
 /// Keywords that give a schema its structure, which every profile reads.
 const STRUCTURE: &[&str] = &["type", "properties", "required", "items", "enum", "anyOf", "description"];
-
-/// One rule a tool breaks, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    /// The rule's id (`openai-strict/closed-objects`), as docs/profiles.md lists it.
-    pub rule: &'static str,
-    /// Where in the tool (a JSON pointer), and what is there.
-    pub at: String,
-}
 
 /// Whether `profile` reads keyword `key` (with `value`) where a schema carries it.
 pub(super) fn reads(profile: Profile, key: &str, value: Option<&Value>) -> bool {

@@ -5,6 +5,7 @@
 stitchgen_runtime::include_contract!("answers");
 stitchgen_runtime::include_contract!("bot_status");
 stitchgen_runtime::include_contract!("bounds");
+stitchgen_runtime::include_contract!("client_profiles");
 stitchgen_runtime::include_contract!("box");
 stitchgen_runtime::include_contract!("default_beside_union");
 stitchgen_runtime::include_contract!("default_in_context");

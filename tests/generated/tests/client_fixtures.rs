@@ -50,6 +50,7 @@ fn every_fixture() -> Vec<Case> {
         answers,
         bot_status,
         bounds,
+        client_profiles,
         r#box,
         default_beside_union,
         default_in_context,
@@ -468,5 +469,5 @@ fn every_compiled_module_is_the_service_built_in_memory() {
         assert_eq!(memory.types, types, "{name}");
         compared += 1;
     }
-    assert_eq!(compared, 42);
+    assert_eq!(compared, 43);
 }

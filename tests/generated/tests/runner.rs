@@ -281,7 +281,8 @@ async fn every_profile_s_call_reaches_the_handler_as_the_canonical_call() {
     let ours: Vec<&str> =
         service().operations().iter().filter(|op| op.on(Surface::Agent)).filter_map(|op| op.tool_name).collect();
     let (mut calls, mut answered) = (0, 0);
-    for profile in stitchgen::Profile::ALL {
+    // The model providers' profiles; the MCP clients' are served and called in mcp_profiles.rs.
+    for profile in stitchgen::Profile::ALL.into_iter().filter(|p| !p.is_mcp()) {
         let (rewritten, refused) = stitchgen::profile::manifest(profile, &agent);
         assert!(refused.is_empty(), "{}: {refused:?}", profile.name());
         let pairs = rewritten["tools"].as_array().unwrap().iter().zip(agent["tools"].as_array().unwrap());

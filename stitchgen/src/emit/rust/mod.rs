@@ -25,7 +25,7 @@ use crate::model::{Operation, ROLES, Service};
 /// on two threads, each inside the same `pub mod` so that both print at the depth they have in
 /// the file; ours holds an empty `types` module where typify's is spliced in. Tokens cannot
 /// cross threads: the types' Rust paths come across as text.
-pub fn module(svc: &Service, catalogs: super::Catalogs) -> Result<String, Failure> {
+pub fn module(svc: &Service, catalogs: super::Catalogs<'_>) -> Result<String, Failure> {
     let (paths_tx, paths_rx) = std::sync::mpsc::channel();
     let (ours, theirs) = std::thread::scope(|s| {
         let theirs = s.spawn(move || types_half(svc, paths_tx));
@@ -104,7 +104,7 @@ fn types_half(svc: &Service, paths: std::sync::mpsc::Sender<Paths>) -> Result<St
 }
 
 /// Our half: the service module with an empty `types`, the operations and everything after.
-fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Catalogs) -> Result<String, String> {
+fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Catalogs<'_>) -> Result<String, String> {
     let paths: BTreeMap<String, TokenStream> = paths
         .into_iter()
         .map(|(name, path)| path.parse().map(|p| (name, p)).map_err(|e| format!("type path `{path}`: {e}")))
@@ -138,12 +138,13 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Ca
 
 /// The documents of the module's generation, read from beside it (every generation writes its
 /// modules and documents into one directory): constants, so that nothing is wired by path.
-fn documents(catalogs: super::Catalogs) -> TokenStream {
+fn documents(catalogs: super::Catalogs<'_>) -> TokenStream {
     let catalog = |written: bool, file: &str| match written {
         true => quote!(::core::option::Option::Some(::core::include_str!(#file))),
         false => quote!(::core::option::Option::None),
     };
     let (mcp, agent) = (catalog(catalogs.mcp, "mcp-catalog.json"), catalog(catalogs.agent, "agent-catalog.json"));
+    let profiles = catalogs.mcp_profiles.iter().map(|(name, file)| quote!((#name, ::core::include_str!(#file))));
     quote! {
         /// The OpenAPI 3.1 document generated with this service (`openapi.json`; one for every
         /// contract generated together), for `HttpApi::openapi`.
@@ -159,6 +160,9 @@ fn documents(catalogs: super::Catalogs) -> TokenStream {
         /// Search mode's agent catalog (`agent-catalog.json`); `None` when no contract generated
         /// with this one is in search mode.
         pub const AGENT_CATALOG: ::core::option::Option<&str> = #agent;
+        /// The MCP client profiles' lists generated with this service (`mcp-tools.NAME.json`,
+        /// by `--profile NAME`), each by its name, for `McpServer::profile`.
+        pub const MCP_PROFILES: &[(&str, &str)] = &[#(#profiles),*];
     }
 }
 
