@@ -191,9 +191,10 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
             let mut budget = surfaces.warnings(&checked.contracts);
             let mut documents = emit::documents(&model, &surfaces);
             let (profiled, refusals) = profile::artifacts(checked.options.profiles, &surfaces, &checked.contracts);
+            let snapshot = snapshot::render(&model, &surfaces, &profiled);
             documents.extend(profiled);
             budget.extend(refusals);
-            (documents, snapshot::render(&model, &surfaces), budget)
+            (documents, snapshot, budget)
         };
         // The stack a main thread has (a spawned one gets 2 MiB): deep schemas recurse.
         let json = std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, json);
@@ -316,6 +317,7 @@ pub fn diff(old: &[(String, Vec<u8>)], new: &[(String, Vec<u8>)], options: &Opti
         diff::diff(
             &model::lower(&old.contracts, &old.sources, options),
             &model::lower(&new.contracts, &new.sources, options),
+            options.profiles,
         )
     };
     Diffed { old, new, changes }

@@ -12,6 +12,15 @@ fn side(case: &std::path::Path, which: &str) -> Vec<(String, Vec<u8>)> {
     vec![(format!("{which}.stitch.yaml"), std::fs::read(path).unwrap())]
 }
 
+/// The options a case is diffed with: the client profiles its old side names on its first line
+/// (`# profile: cursor`), as `--profile` would.
+fn options(case: &std::path::Path) -> Options {
+    let text = std::fs::read_to_string(case.join("old.stitch.yaml")).unwrap();
+    let named = text.lines().next().and_then(|l| l.strip_prefix("# profile:")).unwrap_or_default();
+    let profiles = named.split(',').filter_map(|p| stitchgen::Profile::parse(p.trim()));
+    Options { profiles: profiles.fold(Default::default(), stitchgen::profile::Profiles::with), ..Options::default() }
+}
+
 fn cases() -> Vec<std::path::PathBuf> {
     let mut out: Vec<_> = std::fs::read_dir(repo_root().join("fixtures/diff"))
         .unwrap()
@@ -27,7 +36,7 @@ fn every_case_is_classified_as_its_name_says() {
     let mut failures = Vec::new();
     for case in cases() {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let d = diff(&side(&case, "old"), &side(&case, "new"), &Options::default());
+        let d = diff(&side(&case, "old"), &side(&case, "new"), &options(&case));
         assert!(!d.old.has_errors() && !d.new.has_errors(), "{name}: a side does not check clean");
         if name == "reorder-only" {
             if !d.changes.is_empty() {

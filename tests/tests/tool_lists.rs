@@ -334,3 +334,42 @@ fn an_mcp_client_profile_renames_what_its_client_drops_and_records_the_canonical
         }
     }
 }
+
+#[test]
+fn the_snapshot_records_each_profile_s_list_and_a_moved_one_is_named() {
+    let profiles = [stitchgen::Profile::Gemini, stitchgen::Profile::Cursor]
+        .into_iter()
+        .fold(stitchgen::profile::Profiles::default(), stitchgen::profile::Profiles::with);
+    let options = Options { profiles, ..Options::default() };
+    let generated = |text: &str| {
+        let generated = stitchgen::generate_checked(stitchgen::check_inputs(&input(text), &options)).unwrap();
+        assert!(!generated.checked.has_errors(), "{:?}", generated.checked.diagnostics);
+        generated
+    };
+    let first = generated(&people());
+    let snapshot: Value = serde_json::from_slice(&first.snapshot).unwrap();
+    let rows = snapshot["profiles"].as_array().unwrap();
+    assert_eq!(
+        rows.iter().map(|r| r["file"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["agent-tools.gemini.json", "mcp-tools.cursor.json"]
+    );
+    for row in rows {
+        let written = first.artifacts.iter().find(|a| a.name == row["file"]).unwrap();
+        let list: Value = serde_json::from_slice(&written.bytes).unwrap();
+        assert_eq!(row["bytes"], written.bytes.len(), "{row}");
+        assert_eq!(row["digest"], digest(&list), "{row}");
+        assert_eq!(row["tools"], list["tools"].as_array().unwrap().len(), "{row}");
+        assert_eq!(row["renamed"], 0, "{row}");
+    }
+    // A description edited: both lists move, and a stale snapshot names them.
+    let edited = generated(&people().replacen("desc: ", "desc: Now ", 1));
+    let after: Value = serde_json::from_slice(&edited.snapshot).unwrap();
+    let moved = stitchgen::snapshot::stale::moved_rows(&snapshot, &after);
+    for file in ["agent-tools.gemini.json", "mcp-tools.cursor.json"] {
+        assert!(moved.iter().any(|m| m.starts_with(&format!("profile {file}: bytes, digest changed"))), "{moved:?}");
+    }
+    // Without a profile, the snapshot has no `profiles` key: snapshots of such contracts stay.
+    let plain = stitchgen::generate_checked(stitchgen::check_inputs(&input(&people()), &Options::default())).unwrap();
+    let plain: Value = serde_json::from_slice(&plain.snapshot).unwrap();
+    assert!(plain.get("profiles").is_none());
+}

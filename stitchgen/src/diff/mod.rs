@@ -3,6 +3,7 @@
 
 pub mod accept;
 mod location;
+mod profiles;
 pub mod report;
 pub mod rules;
 mod schema;
@@ -67,9 +68,11 @@ impl Out {
 
 const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
 
-/// Every change from `old` to `new`, most severe first. A pure reordering yields none.
-pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
+/// Every change from `old` to `new`, most severe first, with what it does to the lists of
+/// `profiles`. A pure reordering yields none.
+pub fn diff(old: &Model, new: &Model, profiles: crate::profile::Profiles) -> Vec<Change> {
     let mut out = Out(Vec::new());
+    profiles::changes(old, new, profiles, &mut out);
     let (old, new) = (Index::new(old), Index::new(new));
     http(&old, &new, &mut out);
     for transport in [Surface::Mcp, Surface::Agent, Surface::Cli] {

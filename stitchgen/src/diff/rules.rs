@@ -112,6 +112,9 @@ rules! {
     "read-only-dropped", None, Some(Warning), "`readOnlyHint` went from true to false";
     "destructive-added", None, Some(Warning), "`destructiveHint` went from false to true";
     "annotation-changed", None, Some(Info), "another tool annotation changed";
+    "profile-refused", None, Some(Breaking), "a client profile asked for (`--profile`) refuses a tool: its list cannot be written (`generate` stops with E0560) and its clients lose the tool";
+    "profile-tool-renamed", None, Some(Breaking), "a client profile lists a tool under another name: its clients call it by the old one";
+    "profile-cap-exceeded", None, Some(Warning), "a client profile's list passes the tools its client takes in one request";
     "input-required-added", None, Some(Breaking), "an MCP tool now asks its user before it acts (`tool.mcp.inputRequired`): a client without elicitation can no longer call it";
     "input-required-changed", None, Some(Warning), "what an MCP tool asks its user changed: a question, its key or its form";
     "input-required-removed", None, Some(Warning), "an MCP tool no longer asks its user before it acts";

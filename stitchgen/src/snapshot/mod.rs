@@ -19,9 +19,30 @@ pub const DIGEST_VERSION: u64 = 2;
 
 const INLINE: Style<'static> = Style { refs: Refs::Inline, close_objects: false };
 
-/// The snapshot of everything generated together, as the bytes that are committed.
-pub fn render(model: &Model, surfaces: &Surfaces) -> Vec<u8> {
-    crate::emit::json_bytes(&snapshot(model, surfaces))
+/// The snapshot of everything generated together, as the bytes that are committed; `profiled`
+/// the client profiles' lists written with it (`agent-tools.NAME.json`, `mcp-tools.NAME.json`).
+pub fn render(model: &Model, surfaces: &Surfaces, profiled: &[crate::out::Artifact]) -> Vec<u8> {
+    let mut doc = snapshot(model, surfaces);
+    // Written only when a profile is asked for, so that snapshots without one do not move.
+    if !profiled.is_empty() {
+        doc["profiles"] = Value::Array(profiled.iter().map(profile_row).collect());
+    }
+    crate::emit::json_bytes(&doc)
+}
+
+/// A profile's list as a review reads it: its file, size, digest, tools, and how many of them
+/// it lists under a name of its own.
+fn profile_row(list: &crate::out::Artifact) -> Value {
+    let doc: Value = serde_json::from_slice(&list.bytes).unwrap_or_default();
+    let tools = doc["tools"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let renamed = tools.iter().filter(|t| t.pointer("/_meta/stitchgen~1name").is_some()).count();
+    json!({
+        "file": list.name,
+        "bytes": list.bytes.len(),
+        "digest": digest(&doc),
+        "tools": tools.len(),
+        "renamed": renamed,
+    })
 }
 
 /// The snapshot document.

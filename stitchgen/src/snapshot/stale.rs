@@ -129,5 +129,7 @@ pub fn moved_rows(old: &Value, new: &Value) -> Vec<String> {
             &mut out,
         );
     }
+    let file = |r: &Value| r["file"].as_str().unwrap_or("").to_owned();
+    compare_rows("profile", &keyed(old.get("profiles"), file), &keyed(new.get("profiles"), file), &mut out);
     out
 }
