@@ -38,7 +38,9 @@ def open_objects(schema, path="#"):
     found = []
     if isinstance(schema, dict):
         is_object = schema.get("type") == "object" or "properties" in schema
-        if is_object and schema.get("additionalProperties") is not False:
+        # An object that is one of several shapes is closed by each shape, checked below.
+        composed = "anyOf" in schema or "oneOf" in schema
+        if is_object and not composed and schema.get("additionalProperties") is not False:
             found.append(path)
         for key, value in schema.items():
             if key in ("enum", "const", "default", "examples"):

@@ -11,6 +11,7 @@ use crate::model::{Model, Service};
 use crate::schema::TYPES_PREFIX;
 
 pub mod budget;
+mod close;
 pub mod defs;
 mod fields;
 mod surfaces;
@@ -340,7 +341,11 @@ impl<'a> Converter<'a> {
                     let target = self.reference(name);
                     let siblings: Map<String, Value> =
                         map.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), self.convert(v))).collect();
-                    return merge(target, siblings);
+                    let mut merged = merge(target, siblings);
+                    if let (true, Value::Object(m)) = (self.style.close_objects, &mut merged) {
+                        close::compose(m);
+                    }
+                    return merged;
                 }
                 let mut out = Map::new();
                 for (k, child) in map {
@@ -357,7 +362,7 @@ impl<'a> Converter<'a> {
                     };
                     out.insert(k.clone(), converted);
                 }
-                if self.style.close_objects && is_object_schema(&out) {
+                if self.style.close_objects && close::compose(&mut out) && is_object_schema(&out) {
                     out.insert("additionalProperties".into(), Value::Bool(false));
                 }
                 Value::Object(sorted(out))

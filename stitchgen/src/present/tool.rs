@@ -444,8 +444,21 @@ pub(super) fn tool_input_with(
         out.insert("allOf".into(), Value::Array(all_of));
     }
     out.extend(rest);
-    if style.close_objects {
+    // Closed once over every key: an input of several parts or shapes is folded or carried in.
+    if style.close_objects && super::close::compose(&mut out) {
         out.insert("additionalProperties".into(), Value::Bool(false));
     }
+    // A tool's arguments are an object, stated first at the root as every client asks; the
+    // root's keys in the order every tool has them.
+    out.remove("type");
+    let mut root = Map::new();
+    root.insert("type".into(), json!("object"));
+    for k in ["properties", "required"] {
+        if let Some(v) = out.remove(k) {
+            root.insert(k.into(), v);
+        }
+    }
+    root.extend(out);
+    let out = root;
     conv.finish(Value::Object(out))
 }

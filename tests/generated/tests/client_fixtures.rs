@@ -471,3 +471,111 @@ fn every_compiled_module_is_the_service_built_in_memory() {
     }
     assert_eq!(compared, 43);
 }
+
+/// What a model held to OpenAI's strict mode sends for `value`: every key of every object the
+/// profile's `schema` lists, `null` for one it has no value for.
+fn with_nulls(root: &Value, schema: &Value, value: &mut Value) {
+    let schema = match schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/")) {
+        Some(path) => root.pointer(&format!("/{path}")).unwrap_or(schema),
+        None => schema,
+    };
+    // A nullable object is `anyOf` an object and `null`: the object branch holds the keys.
+    let branches = schema.get("anyOf").and_then(Value::as_array);
+    if let Some(branch) =
+        branches.into_iter().flatten().find(|b| b.get("properties").is_some() || b.get("items").is_some())
+    {
+        return with_nulls(root, branch, value);
+    }
+    match value {
+        Value::Object(object) => {
+            for (key, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+                match object.get_mut(key) {
+                    Some(v) => with_nulls(root, property, v),
+                    None => {
+                        object.insert(key.clone(), Value::Null);
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items") {
+                items.iter_mut().for_each(|v| with_nulls(root, item, v));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn every_fixture_tool_called_as_each_profile_s_model_calls_it_reaches_the_handler_as_the_canonical_call() {
+    // Each agent tool of every fixture, its arguments a valid sample of the canonical schema;
+    // then as each model provider's profile shows the tool: the same call, as that provider's
+    // model sends it (strict mode: every key, `null` where it has no value), valid under the
+    // profile's schema, reaches the handler with the canonical call's params and input.
+    let agent: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/agent-tools.json"))).unwrap();
+    let searched: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/agent-catalog.json"))).unwrap();
+    // A tool of a contract in search mode is in the catalog, called through `call_tool`.
+    let tools: Vec<&Value> =
+        agent["tools"].as_array().unwrap().iter().chain(searched["tools"].as_array().unwrap()).collect();
+    let profiles: Vec<stitchgen::Profile> = stitchgen::Profile::ALL.into_iter().filter(|p| !p.is_mcp()).collect();
+    let (mut calls, mut unsampled, mut failures) = (0, Vec::new(), Vec::new());
+    for case in every_fixture() {
+        let seen: Arc<Mutex<Seen>> = Arc::default();
+        let handler = SampleHandler {
+            sampler: Sampler::new(case.types),
+            catalog: case.catalog,
+            seen: Arc::clone(&seen),
+            fail: Arc::default(),
+        };
+        let service = Service::new(case.types, case.catalog, handler);
+        let (s, ctx) = (Sampler::new(case.types), tester(case.catalog));
+        // A view computed by a projection needs the fixture's own handler: those of `people` are
+        // called as each profile's model calls them in runner.rs.
+        let projected = |d: &&&OperationDef| d.view.as_ref().is_some_and(|v| v.project);
+        for def in case.catalog.iter().filter(|d| d.surfaces.contains(&Surface::Agent)).filter(|d| !projected(d)) {
+            let name = def.tool_name.unwrap();
+            let canonical = tools.iter().find(|t| t["name"] == name).unwrap();
+            let Some(args) = s.valid(&canonical["parameters"].to_string()) else {
+                unsampled.push(format!("{}.{name}", case.module));
+                continue;
+            };
+            let heard = |seen: &Arc<Mutex<Seen>>| {
+                let seen = seen.lock().unwrap();
+                (seen.calls, seen.params.clone(), seen.input.clone())
+            };
+            if let Err(e) = service.call_tool(Surface::Agent, name, args.clone(), &ctx).await {
+                failures.push(format!("{}.{name}: the canonical call {args} failed: {}", case.module, e.message));
+                continue;
+            }
+            let want = heard(&seen);
+            for profile in &profiles {
+                let (tool, refused) = stitchgen::profile::tool(*profile, canonical);
+                assert!(refused.is_empty(), "{}: {name}: {refused:?}", profile.name());
+                let params = &tool["parameters"];
+                let mut sent = args.clone();
+                if *profile == stitchgen::Profile::OpenAiStrict {
+                    with_nulls(params, params, &mut sent);
+                }
+                // Gemini's parameters are an OpenAPI 3.0 subset, judged by its SDK in conformance.
+                if *profile != stitchgen::Profile::Gemini && !jsonschema::is_valid(params, &sent) {
+                    failures.push(format!("{}: {name}: {sent} is not valid under {params}", profile.name()));
+                    continue;
+                }
+                match service.call_tool(Surface::Agent, name, sent.clone(), &ctx).await {
+                    Ok(_) if heard(&seen).1 == want.1 && heard(&seen).2 == want.2 => calls += 1,
+                    Ok(_) => failures.push(format!(
+                        "{}: {name}: {sent} reached the handler as {:?}",
+                        profile.name(),
+                        heard(&seen)
+                    )),
+                    Err(e) => failures.push(format!("{}: {name}: {sent} refused: {}", profile.name(), e.message)),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} calls failed:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("{calls} profile calls reached the handler as the canonical call");
+    // Every tool's canonical arguments can be made: no agent schema accepts no value.
+    assert!(unsampled.is_empty(), "no valid arguments for {unsampled:?}");
+    assert!(calls >= 260, "{calls} calls");
+}

@@ -160,6 +160,7 @@ fn node(mut map: Map<String, Value>) -> Map<String, Value> {
     // one Rust type and a field vanish: types are named by their `types` key and position only.
     map.remove("title");
     const_as_enum(&mut map);
+    mixed_enum(&mut map);
     nameable_enum(&mut map);
     for kw in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = map.get_mut(kw) {
@@ -313,6 +314,20 @@ fn const_as_enum(map: &mut Map<String, Value>) {
     }
 }
 
+/// An untyped `enum` whose values are of several JSON types (`[fast, {path: /slow}]`): typify
+/// panics ("multiple implied types for an un-typed enum"). In Rust it is a JSON value; the
+/// contract's schema, which the runner validates against, still holds it to the listed values.
+fn mixed_enum(map: &mut Map<String, Value>) {
+    if map.contains_key("type") {
+        return;
+    }
+    let Some(values) = map.get("enum").and_then(Value::as_array) else { return };
+    let kinds: BTreeSet<&str> = values.iter().filter(|v| !v.is_null()).map(stitchgen_runtime::json_type).collect();
+    if kinds.len() > 1 {
+        map.remove("enum");
+    }
+}
+
 /// typify names a string enum's variants after its values, and gives up when two values
 /// would share a name (`*/` and `"#` both have none). Such an enum becomes a plain `String` in
 /// Rust; the contract's schema, which the runner validates against, still holds every value.
@@ -419,6 +434,9 @@ mod tests {
         assert_eq!(default_beside_union, json!({"oneOf": [{"type": "string"}, {"enum": ["a"]}]}));
         assert_eq!(schema(json!({"type": ["integer", "null"], "default": null})), json!({"type": ["integer", "null"]}));
         assert_eq!(schema(json!({"type": "object", "format": "uri-map"})), json!({"type": "object"}));
+        // An untyped enum of values of several types: a JSON value in Rust (found by mutation).
+        assert_eq!(schema(json!({"enum": ["fast", {"path": "/slow"}]})), json!({}));
+        assert_eq!(schema(json!({"enum": ["fast", "slow", null]})), json!({"enum": ["fast", "slow", null]}));
         assert_eq!(
             schema(json!({"type": "integer", "format": "int64"})),
             json!({"type": "integer", "format": "int64"})
