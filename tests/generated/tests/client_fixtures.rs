@@ -579,3 +579,120 @@ async fn every_fixture_tool_called_as_each_profile_s_model_calls_it_reaches_the_
     assert!(unsampled.is_empty(), "no valid arguments for {unsampled:?}");
     assert!(calls >= 260, "{calls} calls");
 }
+
+/// `manifest`'s tools that `service` serves on MCP, by their canonical names.
+fn served_by(manifest: &str, service: &Service) -> String {
+    let mut doc: Value = serde_json::from_str(manifest).unwrap();
+    doc["tools"].as_array_mut().unwrap().retain(|t| {
+        let name = t.pointer("/_meta/stitchgen~1name").or(t.get("name")).and_then(Value::as_str).unwrap();
+        service.find_tool(Surface::Mcp, name).is_some()
+    });
+    doc.to_string()
+}
+
+#[tokio::test]
+async fn every_fixture_tool_called_by_each_mcp_client_s_names_reaches_the_handler_as_the_canonical_call() {
+    // Each MCP tool of every fixture, served with every MCP client's profile and reached by the
+    // official Rust SDK's client announcing itself as that client: the canonical arguments, as
+    // that client's list names the tool and its arguments, reach the handler as the canonical
+    // call's do.
+    use rmcp::ServiceExt;
+    use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+    let lists = fixtures::people::MCP_PROFILES;
+    let clients: Vec<(&str, &str)> = stitchgen_runtime::mcp::CLIENT_PROFILES
+        .into_iter()
+        .filter(|(client, _)| !client.contains("Insiders") && !client.contains("OSS"))
+        .collect();
+    let (mut calls, mut failures) = (0, Vec::new());
+    for case in every_fixture() {
+        let seen: Arc<Mutex<Seen>> = Arc::default();
+        let make = || {
+            let handler = SampleHandler {
+                sampler: Sampler::new(case.types),
+                catalog: case.catalog,
+                seen: Arc::clone(&seen),
+                fail: Arc::default(),
+            };
+            Service::new(case.types, case.catalog, handler)
+        };
+        let probe = make();
+        let ops: Vec<&OperationDef> = case
+            .catalog
+            .iter()
+            .copied()
+            .filter(|d| d.surfaces.contains(&Surface::Mcp) && d.input_required.is_empty())
+            .filter(|d| !d.view.as_ref().is_some_and(|v| v.project))
+            .collect();
+        let manifest = served_by(fixtures::people::MCP_TOOLS, &probe);
+        let canonical: Value = serde_json::from_str(&manifest).unwrap();
+        let listed_here = |d: &&OperationDef| {
+            canonical["tools"].as_array().unwrap().iter().any(|t| t["name"] == d.tool_name.unwrap())
+        };
+        // A fixture in search mode lists its tools in the catalog, called through `call_tool`.
+        if ops.is_empty() || !ops.iter().all(listed_here) {
+            continue;
+        }
+        let profiled: Vec<(&str, String)> = lists.iter().map(|(p, m)| (*p, served_by(m, &probe))).collect();
+        let profiled: Vec<(&str, &str)> = profiled.iter().map(|(p, m)| (*p, m.as_str())).collect();
+        let server = stitchgen_runtime::mcp::McpServer::new(&manifest, [make()])
+            .and_then(|s| s.profiles(&profiled))
+            .unwrap()
+            .with_identity(tester(case.catalog));
+        let s = Sampler::new(case.types);
+        for (client, profile) in &clients {
+            let (here, there) = tokio::io::duplex(1 << 16);
+            let running = server.clone();
+            tokio::spawn(async move { running.serve(there).await.unwrap().waiting().await });
+            let info = ClientConfig::new(ClientCapabilities::default(), Implementation::new(*client, "1.0.0"));
+            let session = info.serve(here).await.expect("the client initializes");
+            let listed = session.list_all_tools().await.unwrap();
+            for def in &ops {
+                let name = def.tool_name.unwrap();
+                let tool = canonical["tools"].as_array().unwrap().iter().find(|t| t["name"] == name).unwrap();
+                let Some(args) = s.valid(&tool["inputSchema"].to_string()) else {
+                    failures.push(format!("{}.{name}: no valid arguments", case.module));
+                    continue;
+                };
+                let call = |name: String, args: &Value| {
+                    CallToolRequestParams::new(name).with_arguments(args.as_object().cloned().unwrap_or_default())
+                };
+                let heard = || {
+                    let seen = seen.lock().unwrap();
+                    (seen.params.clone(), seen.input.clone())
+                };
+                let want = session.call_tool(call(name.to_owned(), &args)).await.expect("an answer");
+                if want.is_error == Some(true) {
+                    failures.push(format!("{}.{name}: the canonical call {args} failed: {want:?}", case.module));
+                    continue;
+                }
+                let want = heard();
+                let written = listed.iter().find(|t| {
+                    t.meta.as_ref().and_then(|m| m.get("stitchgen/name")).and_then(Value::as_str).unwrap_or(&t.name)
+                        == name
+                });
+                let written = written.expect("the profile lists every tool");
+                let mut sent = args.clone();
+                let renamed =
+                    written.meta.as_ref().and_then(|m| m.get("stitchgen/arguments")).and_then(Value::as_object);
+                for (as_listed, canonical_name) in renamed.into_iter().flatten() {
+                    if let Some(v) = sent.as_object_mut().unwrap().remove(canonical_name.as_str().unwrap()) {
+                        sent[as_listed] = v;
+                    }
+                }
+                let schema = Value::Object((*written.input_schema).clone());
+                if !jsonschema::is_valid(&schema, &sent) {
+                    failures.push(format!("{profile}: {name}: {sent} is not valid under {schema}"));
+                    continue;
+                }
+                let got = session.call_tool(call(written.name.to_string(), &sent)).await.expect("an answer");
+                match (got.is_error == Some(true), heard() == want) {
+                    (false, true) => calls += 1,
+                    _ => failures.push(format!("{profile}: {name} as `{}` {sent}: {got:?}", written.name)),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} calls failed:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("{calls} MCP profile calls reached the handler as the canonical call");
+    assert!(calls >= 180, "{calls} calls");
+}
