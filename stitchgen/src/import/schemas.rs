@@ -347,11 +347,12 @@ fn required_of_object(
 /// within a 3.0 `nullable: true` schema, whose type it joins.)
 fn enum_of_type(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
     let nullable = node.get("nullable").and_then(Node::as_bool) == Some(true);
-    let types: Vec<&str> = match out.get("type") {
-        Some(J::String(t)) => vec![t.as_str()],
-        Some(J::Array(ts)) => ts.iter().filter_map(J::as_str).collect(),
+    let types: Vec<String> = match out.get("type") {
+        Some(J::String(t)) => vec![t.clone()],
+        Some(J::Array(ts)) => ts.iter().filter_map(J::as_str).map(str::to_owned).collect(),
         _ => return,
     };
+    let has = |t: &str| types.iter().any(|x| x == t);
     let fits = |v: &J| {
         let t = match v {
             J::Null => "null",
@@ -362,8 +363,9 @@ fn enum_of_type(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
             J::Array(_) => "array",
             J::Object(_) => "object",
         };
-        types.contains(&t) || (t == "integer" && types.contains(&"number")) || (t == "null" && nullable)
+        has(t) || (t == "integer" && has("number")) || (t == "null" && nullable)
     };
+    as_text(out, node, at, &fits, lowered);
     let Some(J::Array(values)) = out.get("enum") else { return };
     let (kept, dropped): (Vec<J>, Vec<J>) = values.iter().cloned().partition(|v| fits(v));
     if dropped.is_empty() || kept.is_empty() {
@@ -373,6 +375,35 @@ fn enum_of_type(out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lo
     let why = format!("`enum` values outside `type` can never be valid and are dropped: {}", shown.join(", "));
     out.insert("enum".into(), J::Array(kept));
     lowered.warn(node.entry("enum").map_or(node.span, |(k, _)| k.span), &format!("{}/enum", at.src), why);
+}
+
+/// Under `type: string`, an `enum` or `const` value that YAML read as a boolean or a number
+/// (`enum: [true, false]`, `const: 1.0`) is the text the authors wrote: read as that text.
+fn as_text(out: &mut Map<String, J>, node: &Node, at: &At, fits: &dyn Fn(&J) -> bool, lowered: &mut Lowerings) {
+    if !fits(&J::String(String::new())) {
+        return;
+    }
+    let text = |v: &J| match v {
+        J::Bool(_) | J::Number(_) if !fits(v) => Some(J::String(v.to_string())),
+        _ => None,
+    };
+    for key in ["enum", "const"] {
+        let read: Vec<String> = match out.get_mut(key) {
+            Some(J::Array(values)) => {
+                values.iter_mut().filter_map(|v| text(v).map(|t| std::mem::replace(v, t).to_string())).collect()
+            }
+            Some(v) => text(v).map(|t| std::mem::replace(v, t).to_string()).into_iter().collect(),
+            None => continue,
+        };
+        if !read.is_empty() {
+            let span = node.entry(key).map_or(node.span, |(k, _)| k.span);
+            let why = format!(
+                "`{key}` values YAML reads as booleans or numbers under `type: string` are read as text: {}",
+                read.join(", ")
+            );
+            lowered.warn(span, &format!("{}/{key}", at.src), why);
+        }
+    }
 }
 
 /// A bound that an `enum` (or `const`) value breaks is dropped: the listed values are what the

@@ -81,6 +81,18 @@ fn scheme(node: &Node) -> Result<J, String> {
     Ok(J::Object(out))
 }
 
+/// An alternative of a `security` list with each scheme's scopes a list: a `null` (what a
+/// generator writes for "no scope") read as none, with a warning.
+fn scopes_listed(alternative: &Node, pointer: &str, lowered: &mut Lowerings) -> J {
+    let mut json = alternative.to_json();
+    let Some(map) = json.as_object_mut() else { return json };
+    for (name, scopes) in map.iter_mut().filter(|(_, s)| s.is_null()) {
+        *scopes = J::Array(Vec::new());
+        lowered.warn(alternative.span, pointer, format!("the scopes of `{name}` are `null`; read as no scope"));
+    }
+    json
+}
+
 /// A `security` list with the alternatives that name only declared schemes; an alternative that
 /// names another is dropped, with a warning (a client could not send it).
 pub(super) fn requirements(list: &Node, schemes: &Map<String, J>, pointer: &str, lowered: &mut Lowerings) -> J {
@@ -94,7 +106,7 @@ pub(super) fn requirements(list: &Node, schemes: &Map<String, J>, pointer: &str,
                     format!("a security requirement names `{unknown}`, a scheme not read; the alternative is dropped");
                 lowered.warn(alternative.span, pointer, why);
             }
-            None => kept.push(alternative.to_json()),
+            None => kept.push(scopes_listed(alternative, pointer, lowered)),
         }
     }
     J::Array(kept)
