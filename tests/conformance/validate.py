@@ -38,8 +38,9 @@ def open_objects(schema, path="#"):
     found = []
     if isinstance(schema, dict):
         is_object = schema.get("type") == "object" or "properties" in schema
-        # An object that is one of several shapes is closed by each shape, checked below.
-        composed = "anyOf" in schema or "oneOf" in schema
+        # An object that is one of several shapes is closed by each shape, and one composed of
+        # parts stated elsewhere (`allOf` of a type kept in `$defs`) by its parts: checked below.
+        composed = any(k in schema for k in ("anyOf", "oneOf", "allOf"))
         if is_object and not composed and schema.get("additionalProperties") is not False:
             found.append(path)
         for key, value in schema.items():

@@ -31,6 +31,7 @@ stitchgen_runtime::include_contract!("projects");
 stitchgen_runtime::include_contract!("query_fields");
 stitchgen_runtime::include_contract!("ref_with_sibling");
 stitchgen_runtime::include_contract!("required_across");
+stitchgen_runtime::include_contract!("rulesets");
 stitchgen_runtime::include_contract!("same_module");
 stitchgen_runtime::include_contract!("same_module_2");
 stitchgen_runtime::include_contract!("same_rust_name");

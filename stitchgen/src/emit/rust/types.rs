@@ -94,12 +94,16 @@ pub enum Origin {
     Service,
 }
 
-/// The one schema whose translation fails alone, or [`Origin::Service`].
+/// The one schema whose translation fails alone, or [`Origin::Service`]. Found by halving: a
+/// contract of T types and N operation schemas costs a number of translations logarithmic in
+/// T and N (each the size of the contract), not one per type (which took Cloudflare's
+/// description past fifteen minutes).
 fn culprit(svc: &Service, named: &[(String, Value)]) -> Origin {
-    let stub = |only: Option<&str>| -> Service {
+    // The service with every type but `only` stubbed as any value: references still resolve.
+    let keep = |only: &[&String]| -> Service {
         let mut svc = svc.clone();
         for (name, schema) in svc.types.iter_mut() {
-            if Some(name.as_str()) != only {
+            if !only.contains(&name) {
                 *schema = serde_json::json!({});
             }
         }
@@ -108,15 +112,39 @@ fn culprit(svc: &Service, named: &[(String, Value)]) -> Origin {
     let fails = |svc: &Service, named: &[(String, Value)]| {
         guarded(|| generate_types(svc, named).and_then(|t| t.items().map(drop))).is_err()
     };
-    if let Some(name) = svc.types.keys().find(|n| fails(&stub(Some(n)), &[])) {
+    let types: Vec<&String> = svc.types.keys().collect();
+    if fails(&keep(&types), &[])
+        && let Some(name) = halve(&types, |subset| fails(&keep(subset), &[]))
+    {
         return Origin::Type(name.clone());
     }
-    let bare = stub(None);
-    named
-        .iter()
-        .find(|one| fails(&bare, std::slice::from_ref(*one)))
-        .and_then(|(name, _)| super::operation_of(svc, name))
-        .map_or(Origin::Service, |(op, role)| Origin::Operation { action: op.action.clone(), role })
+    let bare = keep(&[]);
+    let schemas: Vec<usize> = (0..named.len()).collect();
+    let pick = |subset: &[usize]| subset.iter().map(|i| named[*i].clone()).collect::<Vec<_>>();
+    if fails(&bare, named)
+        && let Some(i) = halve(&schemas, |subset| fails(&bare, &pick(subset)))
+        && let Some((op, role)) = super::operation_of(svc, &named[i].0)
+    {
+        return Origin::Operation { action: op.action.clone(), role };
+    }
+    Origin::Service
+}
+
+/// One item of `items` (on which `fails` holds) on which `fails` holds alone, by halving; `None`
+/// when the failure needs items of both halves.
+fn halve<T: Copy>(items: &[T], fails: impl Fn(&[T]) -> bool) -> Option<T> {
+    let mut failing = items;
+    while failing.len() > 1 {
+        let (a, b) = failing.split_at(failing.len() / 2);
+        failing = if fails(a) {
+            a
+        } else if fails(b) {
+            b
+        } else {
+            return None;
+        };
+    }
+    failing.first().copied()
 }
 
 /// typify panics on some shapes the schema translation does not avoid yet: a failure to emit is

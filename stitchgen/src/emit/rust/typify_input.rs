@@ -23,7 +23,17 @@ pub(super) struct Input {
     /// Each shared type's unique Rust name by contract name: typify reads the types under these
     /// names, and references point at them, so two names of one UpperCamelCase stay two types.
     idents: BTreeMap<String, String>,
+    /// The shared types as the contract writes them, by Rust name, for [`Input::weight`].
+    defs: BTreeMap<String, Value>,
 }
+
+/// The weight of an `allOf` past which typify is not asked to merge it. typify merges each part
+/// into every branch of each union it meets, with the negation of every other branch: time and
+/// memory grow with the product of the unions' branches across the parts (Cloudflare's 18 rule
+/// kinds beside one more property, or its 8 kinds of application answered twice over, took
+/// more than 8 GB). Such an `allOf` is a JSON value in Rust, which holds every field sent; the
+/// runner validates it against the contract.
+const MAX_MERGE_WEIGHT: usize = 16;
 
 impl Input {
     /// The rewriting for a service with these shared types and their Rust names.
@@ -31,7 +41,8 @@ impl Input {
         let nullable =
             types.iter().filter(|(_, s)| without_null(s).is_some()).map(|(n, _)| idents[n].clone()).collect();
         let declared = idents.values().cloned().collect();
-        Input { nullable, declared, idents: idents.clone() }
+        let defs = types.iter().map(|(n, s)| (idents[n].clone(), s.clone())).collect();
+        Input { nullable, declared, idents: idents.clone(), defs }
     }
 
     /// `#/types/NAME` with the shared type's Rust name for NAME.
@@ -72,10 +83,55 @@ impl Input {
                         (k.clone(), v)
                     })
                     .collect();
-                Value::Object(self.nullable_use(node(map)))
+                Value::Object(self.nullable_use(self.merged_wide(node(map))))
             }
             other => other.clone(),
         }
+    }
+
+    /// An `allOf` heavier than [`MAX_MERGE_WEIGHT`]: in Rust a JSON value.
+    fn merged_wide(&self, mut map: Map<String, Value>) -> Map<String, Value> {
+        let heavy = map.get("allOf").and_then(Value::as_array).is_some_and(|parts| {
+            parts.len() > 1
+                && parts
+                    .iter()
+                    .try_fold(1usize, |w, p| w.checked_mul(self.weight(p, 0)).filter(|w| *w <= MAX_MERGE_WEIGHT))
+                    .is_none()
+        });
+        if heavy {
+            map.retain(|k, _| k == "description");
+        }
+        map
+    }
+
+    /// How many branches typify meets merging `v` into another part: its union's, those of the
+    /// parts of its own `allOf` multiplied, or its heaviest property's; references followed
+    /// (a contract name or a Rust one), three levels deep.
+    fn weight(&self, v: &Value, depth: usize) -> usize {
+        if depth > 3 {
+            return 1;
+        }
+        let named = v.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix(TYPES_PREFIX));
+        let v = match named.and_then(|n| self.defs.get(n).or_else(|| self.idents.get(n).and_then(|r| self.defs.get(r))))
+        {
+            Some(def) => def,
+            None => v,
+        };
+        let union = ["oneOf", "anyOf"]
+            .iter()
+            .filter_map(|k| v.get(*k).and_then(Value::as_array))
+            .map(|b| b.iter().map(|b| self.weight(b, depth + 1)).sum::<usize>())
+            .max()
+            .unwrap_or(1);
+        let parts = v
+            .get("allOf")
+            .and_then(Value::as_array)
+            .map_or(1, |p| p.iter().fold(1usize, |w, p| w.saturating_mul(self.weight(p, depth + 1))));
+        let props = v
+            .get("properties")
+            .and_then(Value::as_object)
+            .map_or(1, |p| p.values().map(|p| self.weight(p, depth + 1)).max().unwrap_or(1));
+        union.max(parts).max(props)
     }
 
     /// The value of keyword `k`, its schemas rewritten.
@@ -171,6 +227,7 @@ fn node(mut map: Map<String, Value>) -> Map<String, Value> {
     }
     plain_bounds(&mut map);
     constraint_only_unions(&mut map);
+    constraint_only_all_of_parts(&mut map);
     scalar_any_of(&mut map);
     typify_failure_shapes(&mut map);
     map
@@ -352,6 +409,42 @@ fn nameable_enum(map: &mut Map<String, Value>) {
 /// branches constrain which properties are present, which the runner validates. typify would
 /// make an enum of structs that each drop the properties their branch does not list, losing
 /// data; without the branches it makes one struct holding every property.
+/// An `allOf` part that only requires keys or annotates (`allOf: [{$ref: Rule}, {required:
+/// [id]}]`, as Cloudflare writes its rulesets) adds nothing a Rust type holds: the runner
+/// validates it. typify merges such a part into every branch of a union it meets, with the
+/// negation of every other branch, in time and memory exponential in the branches (Cloudflare's
+/// 18 rule kinds ran out of 8 GB); without it, a single remaining part is the type itself.
+fn constraint_only_all_of_parts(map: &mut Map<String, Value>) {
+    let Some(Value::Array(parts)) = map.get_mut("allOf") else { return };
+    let constraint_only = |p: &Value| {
+        p.as_object().is_some_and(|p| {
+            p.iter().all(|(k, v)| match k.as_str() {
+                "required" | "description" | "title" => true,
+                "type" => v == "object",
+                _ => false,
+            })
+        })
+    };
+    let before = parts.len();
+    parts.retain(|p| !constraint_only(p));
+    if parts.len() == before || parts.is_empty() {
+        if parts.is_empty() {
+            map.remove("allOf");
+        }
+        return;
+    }
+    let alone = map.keys().all(|k| matches!(k.as_str(), "allOf" | "description" | "title"));
+    if let (true, Some(Value::Array(parts))) = (alone, map.get("allOf"))
+        && let [Value::Object(part)] = parts.as_slice()
+    {
+        let part = part.clone();
+        map.remove("allOf");
+        for (k, v) in part {
+            map.entry(k).or_insert(v);
+        }
+    }
+}
+
 fn constraint_only_unions(map: &mut Map<String, Value>) {
     if !map.contains_key("properties") {
         return;
