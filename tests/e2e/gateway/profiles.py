@@ -20,17 +20,10 @@ from mcp.client.stdio import stdio_client
 from mcp_types import Implementation
 
 import corpus
+from search import check, failures
 
 # docs/profiles.md: the name each client announces, and its profile.
 CLIENTS = [("cursor-vscode", "cursor"), ("Visual Studio Code", "vscode"), ("claude-code", "claude-code")]
-
-failures = []
-
-
-def check(what, cond, detail=""):
-    print(f"{'ok  ' if cond else 'FAIL'} {what}" + (f": {detail}" if detail and not cond else ""), flush=True)
-    if not cond:
-        failures.append(what)
 
 
 def wire(model):

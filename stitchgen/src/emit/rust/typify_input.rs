@@ -404,11 +404,6 @@ fn nameable_enum(map: &mut Map<String, Value>) {
     }
 }
 
-/// An object that declares its properties and then requires some of them through `anyOf` or
-/// `oneOf` branches (`anyOf: [{required: [status]}, {required: [title]}]`) has one shape: the
-/// branches constrain which properties are present, which the runner validates. typify would
-/// make an enum of structs that each drop the properties their branch does not list, losing
-/// data; without the branches it makes one struct holding every property.
 /// An `allOf` part that only requires keys or annotates (`allOf: [{$ref: Rule}, {required:
 /// [id]}]`, as Cloudflare writes its rulesets) adds nothing a Rust type holds: the runner
 /// validates it. typify merges such a part into every branch of a union it meets, with the
@@ -416,15 +411,6 @@ fn nameable_enum(map: &mut Map<String, Value>) {
 /// 18 rule kinds ran out of 8 GB); without it, a single remaining part is the type itself.
 fn constraint_only_all_of_parts(map: &mut Map<String, Value>) {
     let Some(Value::Array(parts)) = map.get_mut("allOf") else { return };
-    let constraint_only = |p: &Value| {
-        p.as_object().is_some_and(|p| {
-            p.iter().all(|(k, v)| match k.as_str() {
-                "required" | "description" | "title" => true,
-                "type" => v == "object",
-                _ => false,
-            })
-        })
-    };
     let before = parts.len();
     parts.retain(|p| !constraint_only(p));
     if parts.len() == before || parts.is_empty() {
@@ -445,19 +431,26 @@ fn constraint_only_all_of_parts(map: &mut Map<String, Value>) {
     }
 }
 
+/// Whether a schema only says which keys an object needs, or annotates it.
+fn constraint_only(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| {
+        m.iter().all(|(k, v)| match k.as_str() {
+            "required" | "description" | "title" => true,
+            "type" => v == "object",
+            _ => false,
+        })
+    })
+}
+
+/// An object that declares its properties and then requires some of them through `anyOf` or
+/// `oneOf` branches (`anyOf: [{required: [status]}, {required: [title]}]`) has one shape: the
+/// branches constrain which properties are present, which the runner validates. typify would
+/// make an enum of structs that each drop the properties their branch does not list, losing
+/// data; without the branches it makes one struct holding every property.
 fn constraint_only_unions(map: &mut Map<String, Value>) {
     if !map.contains_key("properties") {
         return;
     }
-    let constraint_only = |b: &Value| {
-        b.as_object().is_some_and(|b| {
-            b.iter().all(|(k, v)| match k.as_str() {
-                "required" | "description" | "title" => true,
-                "type" => v == "object",
-                _ => false,
-            })
-        })
-    };
     for kw in ["anyOf", "oneOf"] {
         if map.get(kw).and_then(Value::as_array).is_some_and(|b| b.iter().all(constraint_only)) {
             map.remove(kw);
