@@ -507,6 +507,23 @@ fn with_nulls(root: &Value, schema: &Value, value: &mut Value) {
     }
 }
 
+/// `args` (valid under the canonical tool) as `profile`'s model sends them, valid under the
+/// profile's schema; or why not.
+fn as_sent(profile: stitchgen::Profile, canonical: &Value, args: &Value) -> Result<Value, String> {
+    let (tool, refused) = stitchgen::profile::tool(profile, canonical);
+    assert!(refused.is_empty(), "{}: {}: {refused:?}", profile.name(), canonical["name"]);
+    let params = &tool["parameters"];
+    let mut sent = args.clone();
+    if profile == stitchgen::Profile::OpenAiStrict {
+        with_nulls(params, params, &mut sent);
+    }
+    // Gemini's parameters are an OpenAPI 3.0 subset, judged by its SDK in conformance.
+    if profile != stitchgen::Profile::Gemini && !jsonschema::is_valid(params, &sent) {
+        return Err(format!("{}: {}: {sent} is not valid under {params}", profile.name(), canonical["name"]));
+    }
+    Ok(sent)
+}
+
 #[tokio::test]
 async fn every_fixture_tool_called_as_each_profile_s_model_calls_it_reaches_the_handler_as_the_canonical_call() {
     // Each agent tool of every fixture, its arguments a valid sample of the canonical schema;
@@ -531,7 +548,7 @@ async fn every_fixture_tool_called_as_each_profile_s_model_calls_it_reaches_the_
         let service = Service::new(case.types, case.catalog, handler);
         let (s, ctx) = (Sampler::new(case.types), tester(case.catalog));
         // A view computed by a projection needs the fixture's own handler: those of `people` are
-        // called as each profile's model calls them in runner.rs.
+        // called as each profile's model calls them in runner.rs, the helpdesk's below.
         let projected = |d: &&&OperationDef| d.view.as_ref().is_some_and(|v| v.project);
         for def in case.catalog.iter().filter(|d| d.surfaces.contains(&Surface::Agent)).filter(|d| !projected(d)) {
             let name = def.tool_name.unwrap();
@@ -550,18 +567,13 @@ async fn every_fixture_tool_called_as_each_profile_s_model_calls_it_reaches_the_
             }
             let want = heard(&seen);
             for profile in &profiles {
-                let (tool, refused) = stitchgen::profile::tool(*profile, canonical);
-                assert!(refused.is_empty(), "{}: {name}: {refused:?}", profile.name());
-                let params = &tool["parameters"];
-                let mut sent = args.clone();
-                if *profile == stitchgen::Profile::OpenAiStrict {
-                    with_nulls(params, params, &mut sent);
-                }
-                // Gemini's parameters are an OpenAPI 3.0 subset, judged by its SDK in conformance.
-                if *profile != stitchgen::Profile::Gemini && !jsonschema::is_valid(params, &sent) {
-                    failures.push(format!("{}: {name}: {sent} is not valid under {params}", profile.name()));
-                    continue;
-                }
+                let sent = match as_sent(*profile, canonical, &args) {
+                    Ok(sent) => sent,
+                    Err(why) => {
+                        failures.push(why);
+                        continue;
+                    }
+                };
                 match service.call_tool(Surface::Agent, name, sent.clone(), &ctx).await {
                     Ok(_) if heard(&seen).1 == want.1 && heard(&seen).2 == want.2 => calls += 1,
                     Ok(_) => failures.push(format!(
@@ -574,11 +586,32 @@ async fn every_fixture_tool_called_as_each_profile_s_model_calls_it_reaches_the_
             }
         }
     }
+    // The helpdesk's views computed by a projection, through its own handler (`desk`), whose
+    // answers say what it read: every profile's call answers as the canonical call does.
+    let desk = fixtures::tickets::service(desk::Desk);
+    let (s, ctx) = (Sampler::new(fixtures::tickets::TYPES), tester(fixtures::tickets::CATALOG));
+    let answer = |r: Result<stitchgen_runtime::ToolOutcome, AppError>| r.map(|o| o.value).map_err(|e| e.code);
+    let projected = fixtures::tickets::CATALOG.iter().filter(|d| d.view.as_ref().is_some_and(|v| v.project));
+    for def in projected.filter(|d| d.surfaces.contains(&Surface::Agent)) {
+        let name = def.tool_name.unwrap();
+        let canonical = tools.iter().find(|t| t["name"] == name).unwrap();
+        let args = s.valid(&canonical["parameters"].to_string()).expect("valid arguments");
+        let want = answer(desk.call_tool(Surface::Agent, name, args.clone(), &ctx).await);
+        for profile in &profiles {
+            match as_sent(*profile, canonical, &args) {
+                Ok(sent) => match answer(desk.call_tool(Surface::Agent, name, sent.clone(), &ctx).await) {
+                    got if got == want => calls += 1,
+                    got => failures.push(format!("{}: {name}: {sent} answered {got:?}, not {want:?}", profile.name())),
+                },
+                Err(why) => failures.push(why),
+            }
+        }
+    }
     assert!(failures.is_empty(), "{} calls failed:\n{}", failures.len(), failures.join("\n"));
     eprintln!("{calls} profile calls reached the handler as the canonical call");
     // Every tool's canonical arguments can be made: no agent schema accepts no value.
     assert!(unsampled.is_empty(), "no valid arguments for {unsampled:?}");
-    assert!(calls >= 260, "{calls} calls");
+    assert!(calls >= 270, "{calls} calls");
 }
 
 /// `manifest`'s tools that `service` serves on MCP, by their canonical names.
