@@ -34,10 +34,17 @@ pub(crate) fn scalar(text: &str, types: &[&str]) -> Value {
     Value::String(text.to_owned())
 }
 
-/// A query string read as the adapter reads it: each pair into the field it names.
+/// A query string's pairs, decoded, in order.
 #[cfg(feature = "axum")]
+pub(crate) fn query_pairs(query: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.as_bytes()).into_owned().collect()
+}
+
+/// A query string read as the adapter reads an input with no parameter placed in the query:
+/// each pair into the field it names.
+#[cfg(all(feature = "axum", feature = "client"))]
 pub(crate) fn read_query(query: &str, fields: &[FieldDef]) -> serde_json::Map<String, Value> {
-    object(form_urlencoded::parse(query.as_bytes()).into_owned(), fields)
+    object(query_pairs(query), fields)
 }
 
 /// Text pairs (`key=value`, repeated keys allowed) as a JSON object: a key whose field repeats

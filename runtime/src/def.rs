@@ -69,8 +69,10 @@ pub struct OperationDef {
     pub tool_name: Option<&'static str>,
     /// MCP annotations as JSON text.
     pub annotations: Option<&'static str>,
-    /// Argument keys that are path parameters.
+    /// Argument keys that are parameters (of the path, or placed by `paramsIn`), not input.
     pub param_keys: &'static [&'static str],
+    /// The parameters that travel outside the path (`paramsIn`), in declaration order.
+    pub params_in: &'static [ParamIn],
     /// Params schema, standalone JSON text.
     pub params_schema: Option<&'static str>,
     /// Input schema, standalone JSON text.
@@ -96,7 +98,7 @@ pub struct OperationDef {
     pub security: &'static [&'static [Credential]],
     /// The contract's byte limits for this endpoint (`limits`), in place of the defaults.
     pub limits: LimitsDef,
-    /// The path parameters as text is read into them.
+    /// The parameters as text is read into them (path segments, query, headers, cookies).
     pub param_fields: &'static [FieldDef],
     /// The input's fields as text is read into them, where the input arrives as text (the
     /// query of GET, HEAD and DELETE; an upload's other form fields).
@@ -167,6 +169,36 @@ pub enum Credential {
     Cookie(&'static str, &'static str),
 }
 
+/// A parameter that travels outside the path (the contract's `paramsIn`): its key among the
+/// arguments first, its name on the wire second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Exhaustive on purpose: the generator writes and matches every variant (a new one is a
+// new `GENERATED_ABI`), so a variant it does not know cannot compile.
+pub enum ParamIn {
+    /// In the query string, beside the body or the query input (repeated for a list).
+    Query(&'static str, &'static str),
+    /// A request header (its name matched in any case).
+    Header(&'static str, &'static str),
+    /// A cookie.
+    Cookie(&'static str, &'static str),
+}
+
+impl ParamIn {
+    /// The parameter's key among the arguments (a property of `params`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ParamIn::Query(k, _) | ParamIn::Header(k, _) | ParamIn::Cookie(k, _) => k,
+        }
+    }
+
+    /// Its name on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParamIn::Query(_, n) | ParamIn::Header(_, n) | ParamIn::Cookie(_, n) => n,
+        }
+    }
+}
+
 impl Credential {
     /// The scheme's name in the contract, under which the client holds its value.
     pub fn scheme(self) -> &'static str {
@@ -194,6 +226,7 @@ impl OperationDef {
         tool_name: None,
         annotations: None,
         param_keys: &[],
+        params_in: &[],
         params_schema: None,
         input_schema: None,
         output_schema: None,

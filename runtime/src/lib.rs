@@ -64,7 +64,7 @@ mod wire;
 pub use ctx::{Caller, Ctx, Identify, Identity, Progress, ViewCall};
 pub use def::{
     Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, InputRequiredDef, LimitsDef, MultipartDef, OpKind,
-    OperationDef, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
+    OperationDef, ParamIn, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
 };
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
 pub use hooks::{CallInfo, Hook, HookFuture};

@@ -58,6 +58,54 @@ pub(crate) fn query_pairs(input: &Value) -> Vec<(String, String)> {
     pairs
 }
 
+/// The parameters an operation places outside the path, as the client sends them.
+#[derive(Debug, Default)]
+pub(crate) struct Placed {
+    /// Query pairs (a list repeats its name).
+    pub query: Vec<(String, String)>,
+    /// Header names and values.
+    pub headers: Vec<(&'static str, String)>,
+    /// Cookie names and values.
+    pub cookies: Vec<(&'static str, String)>,
+}
+
+/// The values of `params` that `params_in` places, by place; an absent or `null` value is not
+/// sent. A header or cookie value that would end its field or start another (a control
+/// character; for a cookie also `;`, `,`, a space, `"` or `\\`) is refused: the request never
+/// carries what its arguments did not name.
+pub(crate) fn placed(params_in: &[crate::ParamIn], params: &Value) -> Result<Placed, crate::AppError> {
+    let mut out = Placed::default();
+    for p in params_in {
+        let Some(value) = params.get(p.key()).filter(|v| !v.is_null()) else { continue };
+        match p {
+            crate::ParamIn::Query(_, name) => {
+                let values = value.as_array().map_or_else(|| vec![value], |items| items.iter().collect());
+                out.query.extend(values.into_iter().map(|v| ((*name).to_owned(), text(v))));
+            }
+            crate::ParamIn::Header(key, name) => out.headers.push((name, field_text(key, value, false)?)),
+            crate::ParamIn::Cookie(key, name) => out.cookies.push((name, field_text(key, value, true)?)),
+        }
+    }
+    Ok(out)
+}
+
+/// A header or cookie value as text, refused where it holds what would break out of its field.
+fn field_text(key: &str, value: &Value, cookie: bool) -> Result<String, crate::AppError> {
+    let text = text(value);
+    let breaks = |c: char| {
+        (c.is_control() && c != '\t') || !c.is_ascii() || (cookie && matches!(c, ';' | ',' | ' ' | '"' | '\\' | '\t'))
+    };
+    match text.chars().find(|c| breaks(*c)) {
+        None => Ok(text),
+        Some(c) => {
+            let (at, why) =
+                (format!("/{key}"), format!("a {} may not hold {c:?}", if cookie { "cookie" } else { "header" }));
+            let errors = vec![serde_json::json!({ "path": at, "keyword": "in", "message": why })];
+            Err(crate::validation::invalid("params", format!("{at}: {why}"), errors))
+        }
+    }
+}
+
 /// A query string of `pairs`, as the client sends it.
 pub(crate) fn query_string(pairs: impl IntoIterator<Item = (String, String)>) -> String {
     let mut encoded = form_urlencoded::Serializer::new(String::new());

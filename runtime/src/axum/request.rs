@@ -1,12 +1,14 @@
-//! A request read into the runner's arguments: path parameters, query or JSON body, the raw
-//! body text, and uploads checked against their declared limits.
+//! A request read into the runner's arguments: path parameters and those placed in the query,
+//! headers and cookies, query or JSON body, the raw body text, and uploads checked against
+//! their declared limits.
 
 use ::axum::extract::{FromRequest, FromRequestParts, Multipart, RawPathParams, Request};
-use ::axum::http::{Method, StatusCode};
+use ::axum::http::header::COOKIE;
+use ::axum::http::{HeaderMap, Method, StatusCode};
 use serde_json::{Map, Value};
 
 use super::Route;
-use crate::{AppError, Call, ErrorCode, FileFieldDef, MultipartDef, RawBody, Upload, UploadedFile};
+use crate::{AppError, Call, ErrorCode, FileFieldDef, MultipartDef, ParamIn, RawBody, Upload, UploadedFile};
 
 /// Reads what the runner needs from `req`: path parameters, input, and the raw body or upload.
 pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> {
@@ -18,11 +20,14 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
         let index: usize = slot.trim_start_matches('p').parse().ok()?;
         Some((route.params.get(index)?.clone(), value.to_owned()))
     });
-    let params = crate::coerce::object(pairs, route.def.param_fields);
-    let query = parts.uri.query().unwrap_or_default().to_owned();
+    let query = crate::coerce::query_pairs(parts.uri.query().unwrap_or_default());
+    let placed = placed(route.def.params_in, &query, &parts.headers)?;
+    let params = crate::coerce::object(pairs.chain(placed), route.def.param_fields);
     let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE);
     if queried {
-        return Ok(call(params, crate::coerce::read_query(&query, route.def.input_fields), Call::default()));
+        // The query's other pairs are the input; a placed parameter's are not.
+        let rest = query.into_iter().filter(|(k, _)| !route.def.params_in.iter().any(|p| p.name() == k && is_query(p)));
+        return Ok(call(params, crate::coerce::object(rest, route.def.input_fields), Call::default()));
     }
     if let Some(multipart) = &route.def.http_kind.multipart {
         let req = Request::from_parts(parts, body);
@@ -38,6 +43,43 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     let input = json_object(&bytes, route.def.input_schema.is_some())?;
     let raw_body = route.def.http_kind.raw_body.then(|| RawBody(String::from_utf8_lossy(&bytes).into_owned()));
     Ok(call(params, input, Call { raw_body, ..Call::default() }))
+}
+
+fn is_query(p: &ParamIn) -> bool {
+    matches!(p, ParamIn::Query(..))
+}
+
+/// The parameters placed outside the path, as `(key, text)` pairs: from the query, the headers
+/// (a header's name in any case, each of its values) and the cookies.
+fn placed(
+    params_in: &[ParamIn],
+    query: &[(String, String)],
+    headers: &HeaderMap,
+) -> Result<Vec<(String, String)>, AppError> {
+    let mut out = Vec::new();
+    for p in params_in {
+        let key = p.key().to_owned();
+        match p {
+            ParamIn::Query(_, name) => {
+                out.extend(query.iter().filter(|(k, _)| k == name).map(|(_, v)| (key.clone(), v.clone())));
+            }
+            ParamIn::Header(_, name) => {
+                for value in headers.get_all(*name) {
+                    let text =
+                        value.to_str().map_err(|_| invalid(&format!("/{key}"), "the header is not ASCII text"))?;
+                    out.push((key.clone(), text.to_owned()));
+                }
+            }
+            ParamIn::Cookie(_, name) => {
+                let cookies = headers.get_all(COOKIE).into_iter().filter_map(|v| v.to_str().ok());
+                let pairs = cookies.flat_map(|line| line.split(';')).filter_map(|c| c.trim().split_once('='));
+                out.extend(
+                    pairs.filter(|(k, _)| k == name).map(|(_, v)| (key.clone(), v.trim_matches('"').to_owned())),
+                );
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The contract's limit where it declares one, else the adapter's.

@@ -191,6 +191,8 @@ impl HttpClient {
                 query.push(((*name).to_owned(), (*value).to_owned()));
             }
         }
+        let placed = crate::wire::placed(def.params_in, &request.params).map_err(ClientError::Invalid)?;
+        query.extend(placed.query);
         if queried {
             query.extend(crate::wire::query_pairs(&request.input));
         }
@@ -212,7 +214,10 @@ impl HttpClient {
         for (name, value) in self.headers.iter().filter(|(n, _)| !replaced.iter().any(|r| r.eq_ignore_ascii_case(n))) {
             builder = builder.header(name, value);
         }
-        builder = attach(builder, &credentials);
+        for (name, value) in &placed.headers {
+            builder = builder.header(*name, value.as_str());
+        }
+        builder = attach(builder, &credentials, &placed.cookies);
         if !request.headers.is_empty() {
             // In place of the transport's own header of the same name, not beside it.
             let mut own = reqwest::header::HeaderMap::new();
@@ -266,9 +271,14 @@ fn header_name(c: Credential) -> Option<&'static str> {
 }
 
 /// The header credentials on a request (in place of a default header of the same name), before
-/// the caller's own headers: a forwarded `Authorization` wins.
-fn attach(mut builder: reqwest::RequestBuilder, credentials: &[(Credential, &str)]) -> reqwest::RequestBuilder {
-    let mut cookies = Vec::new();
+/// the caller's own headers: a forwarded `Authorization` wins. Cookie parameters share the one
+/// `Cookie` header with cookie credentials.
+fn attach(
+    mut builder: reqwest::RequestBuilder,
+    credentials: &[(Credential, &str)],
+    params: &[(&str, String)],
+) -> reqwest::RequestBuilder {
+    let mut cookies: Vec<String> = params.iter().map(|(name, value)| format!("{name}={value}")).collect();
     for (c, value) in credentials {
         builder = match c {
             Credential::Bearer(_) => builder.bearer_auth(value),

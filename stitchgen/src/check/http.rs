@@ -224,21 +224,25 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
             params.push((name, *span));
         }
     }
+    let placed = super::params_in::placed(e);
     if let Some(schema) = &e.params {
-        check_params_schema(cx.types, schema, &params, diags);
+        check_params_schema(cx.types, schema, &params, &placed, diags);
     }
+    super::params_in::check(cx, e, &params, diags);
     if let Some(input) = &e.input {
         for (key, _) in schema::all_properties(&input.0, cx.types) {
             let Some(name) = key.as_str() else { continue };
-            if let Some((_, at)) = params.iter().find(|(p, _)| *p == name) {
+            let path = params.iter().find(|(p, _)| *p == name).map(|(_, at)| (*at, "path parameter"));
+            let other = placed.iter().find(|(p, _)| *p == name).map(|(_, at)| (*at, "parameter placed by `paramsIn`"));
+            if let Some((at, what)) = path.or(other) {
                 diags.push(
                     Diagnostic::new(
                         Code::ParamsInputConflict,
                         key.span,
-                        format!("`{name}` is both a path parameter and an input key"),
+                        format!("`{name}` is both a {what} and an input key"),
                     )
                     .label("declared in input")
-                    .secondary(*at, "path parameter")
+                    .secondary(at, what)
                     .help("tool arguments merge params and input into one object; rename one of them"),
                 );
             }
@@ -249,7 +253,13 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
     }
 }
 
-fn check_params_schema(types: Types<'_>, declared: &Schema, params: &[(&str, Span)], diags: &mut Diagnostics) {
+fn check_params_schema(
+    types: Types<'_>,
+    declared: &Schema,
+    params: &[(&str, Span)],
+    placed: &[(&str, Span)],
+    diags: &mut Diagnostics,
+) {
     let resolved = types.resolve(&declared.0);
     if !schema::is_object(&declared.0, types) {
         diags.push(
@@ -274,6 +284,10 @@ fn check_params_schema(types: Types<'_>, declared: &Schema, params: &[(&str, Spa
     }
     for (key, value) in props {
         let Some(name) = key.as_str() else { continue };
+        if placed.iter().any(|(p, _)| *p == name) {
+            // Its location and its value are the `paramsIn` check's.
+            continue;
+        }
         if !params.iter().any(|(p, _)| *p == name) {
             diags.push(
                 Diagnostic::new(
@@ -282,7 +296,9 @@ fn check_params_schema(types: Types<'_>, declared: &Schema, params: &[(&str, Spa
                     format!("`params` declares `{name}`, which is not in the path"),
                 )
                 .label("no `:name` segment for this")
-                .help(format!("add `/:{name}` to the path, or move `{name}` to `input`")),
+                .help(format!(
+                    "add `/:{name}` to the path, place it in the query, a header or a cookie with `paramsIn`, or move it to `input`"
+                )),
             );
         } else if !schema::is_scalar(value, types) {
             diags.push(

@@ -8,6 +8,7 @@ mod idents;
 pub(crate) mod kinds;
 mod limits;
 mod names;
+mod params_in;
 mod runtime;
 mod schemas;
 mod security;

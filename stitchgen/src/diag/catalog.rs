@@ -100,6 +100,9 @@ catalog! {
     ParamsInputConflict = "E0208", Error, "a key declared by both `params` and `input`";
     /// A `params` schema that is not an object of scalar properties.
     InvalidParamsSchema = "E0209", Error, "`params` is not an object of scalar properties";
+    /// A `paramsIn` entry the request cannot carry: undeclared, a path parameter, a name its
+    /// location does not take, a value text does not carry, or a name already taken.
+    InvalidParamIn = "E0210", Error, "a `paramsIn` entry the request cannot carry";
 
     // E03xx: HTTP-only endpoint kinds and exposure.
     /// An HTTP-only kind exposed on a tool surface.

@@ -211,6 +211,20 @@ fn exchange(
     for h in new.headers.iter().filter(|h| find(&old.headers, &h.name).is_none()) {
         out.push(Consumer::Http, subject, "response-header-added", format!("`{}`", h.name));
     }
+    // A parameter placed on both sides but elsewhere; one that appears or goes is the params
+    // schema's change (or the route's) to report.
+    for p in &old.params_in {
+        let Some(n) = new.params_in.iter().find(|n| n.key == p.key) else { continue };
+        if (p.location, &p.name) != (n.location, &n.name) {
+            let (a, b) = (p.location_str(), n.location_str());
+            out.push(
+                Consumer::Http,
+                subject,
+                "param-moved",
+                format!("`{}`: {a} `{}` → {b} `{}`", p.key, p.name, n.name),
+            );
+        }
+    }
 }
 
 fn method(o: &Operation) -> &'static str {

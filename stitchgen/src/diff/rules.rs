@@ -67,6 +67,7 @@ rules! {
     "operation-removed", Some(Breaking), None, "an HTTP operation is gone";
     "operation-added", Some(Info), None, "a new HTTP operation";
     "route-changed", Some(Breaking), None, "an operation's method or path changed";
+    "param-moved", Some(Breaking), None, "a parameter travels elsewhere: another place (query, header, cookie) or another name there";
     "input-content-type-changed", Some(Breaking), None, "the media type of a request body changed (JSON, its `inputContentType`, or an upload)";
     "request-body-added", Some(Breaking), None, "the operation now reads a request body: a client that sent none sends the wrong request";
     "request-body-removed", Some(Warning), None, "the operation no longer reads a request body: what clients send is ignored";

@@ -149,6 +149,16 @@ fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
         }
         out.push(p);
     }
+    for placed in &http.params_in {
+        let Some(f) = fields.iter().find(|f| f.name == placed.key) else { continue };
+        let schema = present::schema(&f.schema, svc, style);
+        let mut p =
+            json!({ "name": placed.name, "in": placed.location_str(), "required": f.required, "schema": schema });
+        if let Some(d) = f.schema.get("description") {
+            p["description"] = d.clone();
+        }
+        out.push(p);
+    }
     if http.method.input_in_query()
         && let Some(input) = &op.input
     {

@@ -145,6 +145,8 @@ pub struct Http {
     pub params: Vec<String>,
     /// Whether the last parameter is a wildcard.
     pub wildcard: bool,
+    /// The parameters that are not in the path (`paramsIn`), in declaration order.
+    pub params_in: Vec<ParamIn>,
     /// `inputContentType`: the JSON body's media type, when not `application/json`.
     pub input_content_type: Option<String>,
     /// The declared success status (`http.status` or `responseMeta.status`); `None`: the implied
@@ -198,6 +200,28 @@ impl Operation {
             return Some(stream.format.media().into());
         }
         self.output.is_some().then(|| "application/json".into())
+    }
+}
+
+/// A parameter that travels in the query, a header or a cookie (`paramsIn`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamIn {
+    /// Its key in `params`: the tool argument and the field of the handler's `Params`.
+    pub key: String,
+    /// Where it travels.
+    pub location: ast::KeyLocation,
+    /// Its name there.
+    pub name: String,
+}
+
+impl ParamIn {
+    /// `query`, `header` or `cookie`, as OpenAPI writes it.
+    pub fn location_str(&self) -> &'static str {
+        match self.location {
+            ast::KeyLocation::Query => "query",
+            ast::KeyLocation::Header => "header",
+            ast::KeyLocation::Cookie => "cookie",
+        }
     }
 }
 
@@ -517,7 +541,31 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         max_body_bytes: l.value.max_body_bytes.as_ref().map(|v| v.value),
         max_answer_bytes: l.value.max_answer_bytes.as_ref().map(|v| v.value),
     });
-    Some(Http { method, path, template, params, wildcard, input_content_type, status, headers, limits })
+    let params_in = params_in(c, e);
+    Some(Http { method, path, template, params, wildcard, params_in, input_content_type, status, headers, limits })
+}
+
+/// The parameters `paramsIn` places, in the order `params` declares them (a mapping's order
+/// means nothing; the properties' order is the schema's).
+fn params_in(c: &Contract, e: &Endpoint) -> Vec<ParamIn> {
+    let types = crate::schema::Types::new(c.types.as_ref().map(|t| &t.value));
+    let order: Vec<&str> = e
+        .params
+        .as_ref()
+        .map(|p| crate::schema::all_properties(&p.0, types).into_iter().filter_map(|(k, _)| k.as_str()).collect())
+        .unwrap_or_default();
+    let mut placed: Vec<ParamIn> = e
+        .params_in
+        .iter()
+        .flat_map(|m| m.value.iter())
+        .filter_map(|(key, p)| {
+            let location = p.value.location.as_ref()?.value;
+            let name = p.value.name.as_ref().map_or_else(|| key.value.clone(), |n| n.value.clone());
+            Some(ParamIn { key: key.value.clone(), location, name })
+        })
+        .collect();
+    placed.sort_by_key(|p| order.iter().position(|k| *k == p.key).unwrap_or(usize::MAX));
+    placed
 }
 
 /// The declared success status and documented headers: of `http`, or of `responseMeta` (the

@@ -213,7 +213,7 @@ pub enum SchemeType {
     MutualTls,
 }
 
-/// Where an API key goes.
+/// Where an API key, or a parameter that is not in the path, travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
 #[schemars(rename_all = "lowercase")]
 pub enum KeyLocation {
@@ -341,8 +341,12 @@ pub struct Endpoint {
     pub desc: Option<Sp<String>>,
     /// Scope override for this endpoint.
     pub scope: Option<Sp<String>>,
-    /// Path parameters; inferred as strings from the path when absent.
+    /// Path parameters, and the query, header and cookie parameters `paramsIn` places;
+    /// inferred as strings from the path when absent.
     pub params: Option<Schema>,
+    /// Where each `params` property that is not in the path travels: the query (beside a
+    /// body), a header or a cookie, under its own name or the one given.
+    pub params_in: Option<Sp<Entries<Sp<ParamIn>>>>,
     /// Query string for GET/DELETE, JSON body otherwise.
     pub input: Option<Schema>,
     /// The full answer; absent means 204 and a handler returning `()`.
@@ -375,6 +379,17 @@ pub struct Endpoint {
     pub stream: Option<Sp<Stream>>,
     /// What this endpoint asks for, in place of the contract's `security`; `[]`: nothing.
     pub security: Option<Sp<Vec<Requirement>>>,
+}
+
+/// Where one parameter that is not in the path travels.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ParamIn {
+    /// `query`, `header` or `cookie`.
+    #[schemars(rename = "in", required)]
+    pub location: Option<Sp<KeyLocation>>,
+    /// Its name on the wire (`X-Request-Id`); default: the `params` key.
+    pub name: Option<Sp<String>>,
 }
 
 /// Options read only by tool surfaces.

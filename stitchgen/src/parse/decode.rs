@@ -405,6 +405,7 @@ impl DecodeEntry for Endpoint {
             desc: f.req("desc", diags),
             scope: f.opt("scope", diags),
             params: f.opt("params", diags),
+            params_in: f.opt("paramsIn", diags),
             input: f.opt("input", diags),
             output: f.opt("output", diags),
             expose: f.opt("expose", diags),
@@ -492,6 +493,7 @@ structs! {
     HttpGroup, "the `http` group", |f, d| HttpGroup { status: f.opt("status", d), headers: f.opt("headers", d) };
     Limits, "`limits`", |f, d| Limits { max_body_bytes: f.opt("maxBodyBytes", d), max_answer_bytes: f.opt("maxAnswerBytes", d) };
     ResponseMeta, "`responseMeta`", |f, d| ResponseMeta { status: f.req("status", d), headers: f.opt("headers", d) };
+    ParamIn, "a `paramsIn` entry", |f, d| ParamIn { location: f.req("in", d), name: f.opt("name", d) };
     ResponseHeader, "a response header", |f, d| ResponseHeader { desc: f.opt("desc", d), required: f.opt("required", d) };
     Stream, "`stream`", |f, d| Stream {
         item: f.req("item", d),

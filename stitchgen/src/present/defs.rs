@@ -10,7 +10,7 @@ use stitchgen_runtime as rt;
 
 use super::{Refs, Style, TextField};
 use crate::model::{OpKind, Operation, Service};
-use crate::parse::ast::{Completion, Framing, StreamFormat, Surface};
+use crate::parse::ast::{Completion, Framing, KeyLocation, StreamFormat, Surface};
 
 /// The runner's schemas: references into the types document, each type written once there.
 pub const REGISTRY: Style<'static> = Style { refs: Refs::Registry, close_objects: false };
@@ -41,6 +41,7 @@ pub fn operation(op: &Operation, svc: &Service) -> rt::OperationDef {
         tool_name: op.tool_name.as_deref().map(text),
         annotations: op.annotations.as_ref().map(|a| text(a.to_string())),
         param_keys: texts(param_keys(op, svc)),
+        params_in: params_in(op),
         params_schema: schema(op.params.as_ref()),
         input_schema: schema(op.input.as_ref()),
         output_schema: schema(op.output.as_ref()),
@@ -89,7 +90,24 @@ fn schema_text(schema: &Value, svc: &Service) -> &'static str {
     text(super::schema(schema, svc, REGISTRY).to_string())
 }
 
-/// The argument keys that are path parameters: the params schema's properties.
+/// Where the parameters outside the path travel.
+fn params_in(op: &Operation) -> &'static [rt::ParamIn] {
+    let placed = op.http.iter().flat_map(|h| &h.params_in);
+    Vec::leak(
+        placed
+            .map(|p| {
+                let (key, name) = (text(&p.key), text(&p.name));
+                match p.location {
+                    KeyLocation::Query => rt::ParamIn::Query(key, name),
+                    KeyLocation::Header => rt::ParamIn::Header(key, name),
+                    KeyLocation::Cookie => rt::ParamIn::Cookie(key, name),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The argument keys that are parameters: the params schema's properties.
 fn param_keys(op: &Operation, svc: &Service) -> Vec<String> {
     let params = op.params.as_ref().map(|p| super::resolve(p, svc));
     params.and_then(|p| p.get("properties")?.as_object().map(|m| m.keys().cloned().collect())).unwrap_or_default()

@@ -122,6 +122,11 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
                     h.headers.iter().map(|h| json!({ "name": h.name, "required": h.required, "description": h.desc }));
                 row["headers"] = Value::Array(headers.collect());
             }
+            if !h.params_in.is_empty() {
+                let placed =
+                    h.params_in.iter().map(|p| json!({ "key": p.key, "in": p.location_str(), "name": p.name }));
+                row["paramsIn"] = Value::Array(placed.collect());
+            }
             if let Some(max) = h.limits.max_body_bytes {
                 row["maxBodyBytes"] = json!(max);
             }

@@ -30,6 +30,7 @@ stitchgen_runtime::include_contract!("people");
 stitchgen_runtime::include_contract!("projects");
 stitchgen_runtime::include_contract!("query_fields");
 stitchgen_runtime::include_contract!("ref_with_sibling");
+stitchgen_runtime::include_contract!("request_parts");
 stitchgen_runtime::include_contract!("required_across");
 stitchgen_runtime::include_contract!("rulesets");
 stitchgen_runtime::include_contract!("same_module");

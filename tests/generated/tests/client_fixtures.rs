@@ -75,6 +75,7 @@ fn every_fixture() -> Vec<Case> {
         projects,
         query_fields,
         ref_with_sibling,
+        request_parts,
         required_across,
         rulesets,
         same_module,
@@ -470,7 +471,7 @@ fn every_compiled_module_is_the_service_built_in_memory() {
         assert_eq!(memory.types, types, "{name}");
         compared += 1;
     }
-    assert_eq!(compared, 44);
+    assert_eq!(compared, 45);
 }
 
 /// What a model held to OpenAI's strict mode sends for `value`: every key of every object the

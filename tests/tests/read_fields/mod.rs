@@ -16,10 +16,12 @@ struct Field {
     values: Vec<String>,
 }
 
-/// One routed operation of a generated module: method, route, and the query fields it reads.
+/// One routed operation of a generated module: method, route, the parameters it reads from
+/// the query (`params_in`), and the input fields it reads from the query.
 struct Routed {
     method: String,
     path: String,
+    placed: Vec<String>,
     fields: Vec<Field>,
 }
 
@@ -70,7 +72,20 @@ impl<'ast> Visit<'ast> for Operations {
                         _ => None,
                     })
                     .collect();
-                self.0.push(Routed { method, path, fields });
+                let placed = member(s, "params_in").map(slice).unwrap_or_default();
+                let placed = placed
+                    .into_iter()
+                    .filter_map(|p| match p {
+                        syn::Expr::Call(c) => match &*c.func {
+                            syn::Expr::Path(f) if f.path.segments.last().is_some_and(|s| s.ident == "Query") => {
+                                c.args.iter().nth(1).and_then(string)
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect();
+                self.0.push(Routed { method, path, placed, fields });
             }
         }
         syn::visit::visit_expr_struct(self, s);
@@ -134,15 +149,21 @@ fn round_trip(op: &Routed) -> Result<usize, String> {
     Ok(input.len())
 }
 
-/// Compares every GET, HEAD and DELETE operation of the generated module `rust` with
-/// `openapi`, and sends a sample of each query field through the client and the adapter;
+/// Compares every routed operation of the generated module `rust` with `openapi`: the query
+/// parameters listed are the ones placed there (`paramsIn`), then on GET, HEAD and DELETE the
+/// input's fields; sends a sample of each input field through the client and the adapter;
 /// returns how many query fields agreed, or what disagreed.
 pub(crate) fn query_fields_match(rust: &str, openapi: &Value) -> Result<usize, String> {
     let file = syn::parse_file(rust).map_err(|e| format!("the module does not parse: {e}"))?;
     let mut ops = Operations::default();
     ops.visit_file(&file);
     let mut agreed = 0;
-    for op in ops.0.iter().filter(|o| matches!(o.method.as_str(), "GET" | "HEAD" | "DELETE")) {
+    for op in &mut ops.0 {
+        if !matches!(op.method.as_str(), "GET" | "HEAD" | "DELETE") {
+            // Its input fields are a form's, not the query's.
+            op.fields.clear();
+        }
+        let op = &*op;
         let route: String = op
             .path
             .split('/')
@@ -155,11 +176,12 @@ pub(crate) fn query_fields_match(rust: &str, openapi: &Value) -> Result<usize, S
         let parameters = &openapi["paths"][&route][op.method.to_ascii_lowercase()]["parameters"];
         let listed: Vec<&Value> = parameters.as_array().into_iter().flatten().filter(|p| p["in"] == "query").collect();
         let names: Vec<&str> = listed.iter().filter_map(|p| p["name"].as_str()).collect();
-        let read: Vec<&str> = op.fields.iter().map(|f| f.name.as_str()).collect();
+        let read: Vec<&str> = op.placed.iter().chain(op.fields.iter().map(|f| &f.name)).map(String::as_str).collect();
         if names != read {
             return Err(format!("{} {}: openapi.json lists {names:?}, the runtime reads {read:?}", op.method, op.path));
         }
-        for (p, f) in listed.iter().zip(&op.fields) {
+        agreed += op.placed.len();
+        for (p, f) in listed.iter().skip(op.placed.len()).zip(&op.fields) {
             let Some(t) = listed_type(&p["schema"], openapi) else { continue };
             if !f.types.iter().any(|r| r == t) {
                 return Err(format!("{} {} `{}`: listed as {t}, read as {:?}", op.method, op.path, f.name, f.types));

@@ -83,6 +83,10 @@ pub(super) fn operation(def: &rt::OperationDef, texts: &Texts) -> TokenStream {
         let keys = def.param_keys;
         fields.push(quote!(param_keys: &[#(#keys),*]));
     }
+    if !def.params_in.is_empty() {
+        let each = def.params_in.iter().map(|p| param_in(*p));
+        fields.push(quote!(params_in: &[#(#each),*]));
+    }
     if !def.errors.is_empty() {
         let errors = def.errors;
         fields.push(quote!(errors: &[#(#errors),*]));
@@ -159,6 +163,15 @@ fn credential(c: rt::Credential) -> TokenStream {
         rt::Credential::Header(name, param) => quote!(#c_::Header(#name, #param)),
         rt::Credential::Query(name, param) => quote!(#c_::Query(#name, #param)),
         rt::Credential::Cookie(name, param) => quote!(#c_::Cookie(#name, #param)),
+    }
+}
+
+fn param_in(p: rt::ParamIn) -> TokenStream {
+    let p_ = quote!(::stitchgen_runtime::ParamIn);
+    match p {
+        rt::ParamIn::Query(key, name) => quote!(#p_::Query(#key, #name)),
+        rt::ParamIn::Header(key, name) => quote!(#p_::Header(#key, #name)),
+        rt::ParamIn::Cookie(key, name) => quote!(#p_::Cookie(#key, #name)),
     }
 }
 

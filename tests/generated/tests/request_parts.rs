@@ -1,0 +1,207 @@
+//! Parameters beside the path (`fixtures/valid/request_parts.stitch.yaml`): headers, a cookie
+//! and query parameters beside a JSON body or beside a GET's query input reach the handler's
+//! `Params` typed, from a raw request and through the typed client; what the client would
+//! send outside its field (a cookie value that starts another cookie) is refused before
+//! sending; the tool surfaces take them as arguments; `openapi.json` places each.
+
+use std::sync::{Arc, Mutex};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::{Value, json};
+use stitchgen_generated_tests::request_parts::{self, delete_note, list_notes, update_note};
+use stitchgen_runtime::client::{ClientError, HttpClient};
+use stitchgen_runtime::{AppError, Ctx, Surface};
+use tower::ServiceExt;
+
+/// Keeps the params and input of the last call, as JSON.
+#[derive(Clone, Default)]
+struct Echo(Arc<Mutex<Option<(Value, Value)>>>);
+
+impl Echo {
+    fn keep(&self, params: &impl serde::Serialize, input: Value) {
+        *self.0.lock().unwrap() = Some((serde_json::to_value(params).unwrap(), input));
+    }
+    fn seen(&self) -> (Value, Value) {
+        self.0.lock().unwrap().clone().expect("the handler ran")
+    }
+}
+
+impl request_parts::Handler for Echo {
+    async fn update_note(
+        &self,
+        _: &Ctx,
+        params: update_note::Params,
+        input: update_note::Input,
+    ) -> Result<update_note::Output, AppError> {
+        self.keep(&params, serde_json::to_value(&input).unwrap());
+        Ok(serde_json::from_value(json!({"id": params.id, "text": input.text})).unwrap())
+    }
+    async fn list_notes(
+        &self,
+        _: &Ctx,
+        params: list_notes::Params,
+        input: list_notes::Input,
+    ) -> Result<list_notes::Output, AppError> {
+        self.keep(&params, serde_json::to_value(&input).unwrap());
+        Ok(serde_json::from_value(json!({"items": []})).unwrap())
+    }
+    async fn delete_note(&self, _: &Ctx, params: delete_note::Params) -> Result<(), AppError> {
+        self.keep(&params, Value::Null);
+        Ok(())
+    }
+}
+
+fn router(echo: &Echo) -> axum::Router {
+    stitchgen_runtime::axum::router(request_parts::service(echo.clone()))
+}
+
+async fn send(echo: &Echo, req: Request<Body>) -> (StatusCode, Value) {
+    let res = router(echo).oneshot(req).await.unwrap();
+    let status = res.status();
+    let body = axum::body::to_bytes(res.into_body(), 1 << 20).await.unwrap();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+fn patch(version: &str) -> axum::http::request::Builder {
+    Request::patch("/request_parts/notes/n1?dry_run=true&expand%5B%5D=author&expand%5B%5D=history&other=1")
+        .header("x-request-id", "req-1")
+        .header("If-Version", version)
+        .header("Cookie", "theme=dark; sid=abc123")
+        .header("content-type", "application/json")
+}
+
+fn update_params() -> Value {
+    json!({"id": "n1", "request_id": "req-1", "if_version": 3, "dry_run": true, "expand": ["author", "history"], "session": "abc123"})
+}
+
+#[tokio::test]
+async fn headers_a_cookie_and_query_beside_a_body_reach_the_params_typed() {
+    let echo = Echo::default();
+    let (status, body) = send(&echo, patch("3").body(Body::from(r#"{"text":"hi"}"#)).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(echo.seen(), (update_params(), json!({"text": "hi"})));
+}
+
+#[tokio::test]
+async fn a_missing_or_invalid_parameter_is_refused_with_its_path() {
+    let echo = Echo::default();
+    let req = Request::patch("/request_parts/notes/n1").header("content-type", "application/json");
+    let (status, body) = send(&echo, req.body(Body::from(r#"{"text":"hi"}"#)).unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.to_string().contains("request_id"), "{body}");
+    for version in ["-1", "three"] {
+        let (status, body) = send(&echo, patch(version).body(Body::from(r#"{"text":"hi"}"#)).unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(body.to_string().contains("/if_version"), "{body}");
+    }
+    // Sent twice, the header is two values where the contract takes one.
+    let twice = patch("3").header("If-Version", "4");
+    let (status, body) = send(&echo, twice.body(Body::from(r#"{"text":"hi"}"#)).unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(echo.0.lock().unwrap().is_none(), "no handler ran");
+}
+
+#[tokio::test]
+async fn a_placed_query_parameter_is_not_input_on_get() {
+    let echo = Echo::default();
+    let req = Request::get("/request_parts/notes?pageToken=p2&limit=5&tag=a&tag=b").header("X-Tenant", "eu");
+    let (status, body) = send(&echo, req.body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(echo.seen(), (json!({"tenant": "eu", "page_token": "p2"}), json!({"limit": 5, "tag": ["a", "b"]})));
+}
+
+/// The base URL of `echo`'s router on a loopback port.
+async fn serve(echo: &Echo) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let app = router(echo);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+#[tokio::test]
+async fn the_typed_client_places_each_parameter_where_the_adapter_reads_it() {
+    let echo = Echo::default();
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await).credential("api_key", "k"));
+    let params: update_note::Params = serde_json::from_value(update_params()).unwrap();
+    let input: update_note::Input = serde_json::from_value(json!({"text": "hi"})).unwrap();
+    let answer = client.update_note(&params, &input).await.unwrap();
+    assert_eq!(serde_json::to_value(&answer).unwrap(), json!({"id": "n1", "text": "hi"}));
+    assert_eq!(echo.seen(), (update_params(), json!({"text": "hi"})));
+    let params: delete_note::Params = serde_json::from_value(json!({"id": "n1", "confirm": "yes"})).unwrap();
+    client.delete_note(&params).await.unwrap();
+    assert_eq!(echo.seen(), (json!({"id": "n1", "confirm": "yes"}), Value::Null));
+}
+
+#[tokio::test]
+async fn a_cookie_value_that_would_start_another_cookie_is_never_sent() {
+    let echo = Echo::default();
+    let service = request_parts::remote(HttpClient::new(serve(&echo).await));
+    let args = json!({"id": "n1", "request_id": "r", "session": "x; admin=1", "text": "hi"});
+    let refused = service.call_tool(Surface::Mcp, "update_note_request_part", args, &Ctx::anonymous()).await;
+    let Err(err) = refused else { panic!("refused") };
+    assert!(err.message.contains("session") || err.message.contains("pattern"), "{err:?}");
+    assert!(echo.0.lock().unwrap().is_none(), "nothing reached the server");
+    // Past the contract's own pattern too: the transport refuses it by itself.
+    let raw = stitchgen_runtime::client::Request {
+        op: &update_note::OPERATION,
+        types: request_parts::TYPES,
+        params: json!({"id": "n1", "request_id": "r", "session": "x; admin=1"}),
+        input: json!({"text": "hi"}),
+        raw_body: None,
+        upload: None,
+        headers: Vec::new(),
+    };
+    let sent = stitchgen_runtime::client::Transport::call(&HttpClient::new("http://127.0.0.1:9"), raw).await;
+    assert!(matches!(&sent, Err(ClientError::Invalid(e)) if e.message.contains("cookie")), "{sent:?}");
+}
+
+#[tokio::test]
+async fn the_tools_take_the_parameters_as_arguments() {
+    let echo = Echo::default();
+    let service = request_parts::service(echo.clone());
+    let mut args = update_params();
+    args["text"] = json!("hi");
+    let tool = service.call_tool(Surface::Mcp, "update_note_request_part", args, &Ctx::anonymous()).await;
+    tool.unwrap();
+    assert_eq!(echo.seen(), (update_params(), json!({"text": "hi"})));
+    let schema: Value = serde_json::from_str(update_note::OPERATION.tool_input_schema.unwrap()).unwrap();
+    let mut keys: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["dry_run", "expand", "id", "if_version", "request_id", "session", "text"]);
+}
+
+#[test]
+fn openapi_places_each_parameter() {
+    let openapi: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/openapi.json"))).unwrap();
+    let listed = |path: &str, method: &str| -> Vec<(String, String, bool)> {
+        let ps = openapi["paths"][path][method]["parameters"].as_array().unwrap();
+        ps.iter()
+            .map(|p| (p["name"].as_str().unwrap().into(), p["in"].as_str().unwrap().into(), p["required"] == true))
+            .collect()
+    };
+    let expect = |l: &[(&str, &str, bool)]| -> Vec<(String, String, bool)> {
+        l.iter().map(|(n, i, r)| ((*n).into(), (*i).into(), *r)).collect()
+    };
+    assert_eq!(
+        listed("/request_parts/notes/{id}", "patch"),
+        expect(&[
+            ("id", "path", true),
+            ("X-Request-Id", "header", true),
+            ("If-Version", "header", false),
+            ("dry_run", "query", false),
+            ("expand[]", "query", false),
+            ("sid", "cookie", false),
+        ])
+    );
+    assert_eq!(
+        listed("/request_parts/notes", "get"),
+        expect(&[
+            ("X-Tenant", "header", false),
+            ("pageToken", "query", false),
+            ("limit", "query", false),
+            ("tag", "query", false)
+        ])
+    );
+}
