@@ -8,7 +8,7 @@ mod idents;
 pub(crate) mod kinds;
 mod limits;
 mod names;
-mod params_in;
+pub(crate) mod params_in;
 mod runtime;
 mod schemas;
 mod security;

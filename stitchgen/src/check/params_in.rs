@@ -30,6 +30,11 @@ const RESERVED_HEADERS: &[&str] = &[
     "upgrade",
 ];
 
+/// Whether `name` is a request header a parameter may not set (any case).
+pub(crate) fn reserved_header(name: &str) -> bool {
+    RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str())
+}
+
 /// The keys `paramsIn` places, with their spans.
 pub(super) fn placed(e: &Endpoint) -> Vec<(&str, Span)> {
     e.params_in.iter().flat_map(|m| m.value.iter()).map(|(k, _)| (k.value.as_str(), k.span)).collect()
@@ -113,7 +118,7 @@ fn wire_name(location: KeyLocation, name: &str, at: Span) -> Option<Diagnostic> 
             bad(at, format!("`{name}` is not a {} name", location_word(location)))
                 .label("header and cookie names are HTTP tokens"),
         ),
-        KeyLocation::Header if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) => Some(
+        KeyLocation::Header if reserved_header(name) => Some(
             bad(at, format!("header `{name}` is the transport's, not a parameter"))
                 .label("set by the client and read by the server, never from an argument")
                 .help("declare credentials under `securitySchemes`; the body's media type with `inputContentType`"),

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value as J, json};
 
+use super::schemas::escape;
 use super::{Lowerings, Pending};
 use crate::naming;
 use crate::parse::ast::{Entries, Schema, Sp};
@@ -49,6 +50,14 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
                 replace_with_string(doc, &out);
                 lowered.warn(span, &src, "a path parameter that is not a scalar is read as a string".into());
             }
+            Pending::PlacedScalar if !schema::is_scalar(&node, types) => {
+                replace_with_string(doc, &out);
+                lowered.warn(
+                    span,
+                    &src,
+                    "a header or cookie parameter that is not a scalar is read as a string".into(),
+                );
+            }
             Pending::Required => {
                 let declared = declared_around(doc, &out, &node, types);
                 let missing: Vec<String> = schema::required(&node)
@@ -84,13 +93,17 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
                     .map(str::to_owned)
                     .collect();
                 for name in clashes {
+                    let what = match doc.pointer(&format!("{out}/paramsIn/{}/in", escape(&name))).and_then(J::as_str) {
+                        Some(place) => format!("{place} parameter"),
+                        None => "path parameter".to_owned(),
+                    };
                     let new = rename_param(doc, &out, &name, &keys);
-                    let why = format!("path parameter `{name}` is also an input key; the parameter is named `{new}`");
+                    let why = format!("{what} `{name}` is also an input key; the parameter is named `{new}`");
                     lowered.warn(span, &src, why);
                 }
             }
             Pending::OneOf => one_of_once(doc, &out, &node, types, span, &src, lowered),
-            Pending::QueryField | Pending::PathParam => {}
+            Pending::QueryField | Pending::PathParam | Pending::PlacedScalar => {}
         }
         if lowered.count() > before
             && let Some(action) = out.strip_prefix("/endpoints/").and_then(|e| e.split('/').next())
@@ -251,6 +264,20 @@ fn rename_param(doc: &mut J, out: &str, name: &str, keys: &[String]) -> String {
         let segs: Vec<String> =
             path.split('/').map(|s| if s == format!(":{name}") { format!(":{new}") } else { s.to_owned() }).collect();
         *path = segs.join("/");
+    }
+    if let Some(J::Object(places)) = e.get_mut("paramsIn") {
+        // Its key changes; its name on the wire stays.
+        *places = std::mem::take(places)
+            .into_iter()
+            .map(|(k, mut v)| {
+                if k == name {
+                    v.as_object_mut().map(|m| m.entry("name").or_insert_with(|| J::String(k.clone())));
+                    (new.clone(), v)
+                } else {
+                    (k, v)
+                }
+            })
+            .collect();
     }
     if let Some(J::Object(params)) = e.get_mut("params") {
         if let Some(J::Object(props)) = params.get_mut("properties") {

@@ -137,9 +137,11 @@ pub(crate) enum Pending {
     QueryField,
     /// The path parameter schema at `out` must be a scalar.
     PathParam,
+    /// The header or cookie parameter schema at `out` must be a scalar.
+    PlacedScalar,
     /// Every `required` name of the composed object schema at `out` must be declared.
     Required,
-    /// No path parameter of the endpoint at `out` may share its name with an input key.
+    /// No parameter of the endpoint at `out` may share its name with an input key.
     ParamNames,
     /// No two `oneOf` branches of the schema at `out` may be the same schema.
     OneOf,

@@ -13,6 +13,7 @@ use crate::parse::node::Node;
 use crate::source::Span;
 
 mod kinds;
+mod placed;
 
 use kinds::Media;
 
@@ -200,7 +201,8 @@ impl<'d, 's> Endpoints<'d, 's> {
     }
 
     /// Path parameters → `params`; query parameters → `input` where the method reads its input
-    /// from the query; the others are lowered with a warning.
+    /// from the query; query parameters beside a body, headers and cookies → `params` placed by
+    /// `paramsIn`; anything else is lowered with a warning.
     fn params_and_query(
         &mut self,
         op: &Op<'_>,
@@ -210,6 +212,7 @@ impl<'d, 's> Endpoints<'d, 's> {
         lowered: &mut Lowerings,
     ) {
         let mut path_props = Map::new();
+        let mut placed = placed::Placed::default();
         let mut query = Map::new();
         let mut required = Vec::new();
         let query_input = matches!(op.method, "get" | "delete" | "head");
@@ -248,19 +251,9 @@ impl<'d, 's> Endpoints<'d, 's> {
                     }
                     query.insert(name.to_owned(), schema);
                 }
-                "query" => lowered.warn(
-                    p.span,
-                    &loc.pointer,
-                    format!(
-                        "query parameter `{name}` beside a request body is not read: {} input is the body",
-                        op.method.to_uppercase()
-                    ),
-                ),
-                "header" | "cookie" => lowered.warn(
-                    p.span,
-                    &loc.pointer,
-                    format!("{place} parameter `{name}` is not read: the contract declares path, query and body only"),
-                ),
+                "query" | "header" | "cookie" => {
+                    self.place(op, (loc, p), (name, place), path_names, &mut placed, lowered);
+                }
                 _ => lowered.warn(p.span, &loc.pointer, format!("parameter `{name}` in `{place}` is not read")),
             }
         }
@@ -271,9 +264,20 @@ impl<'d, 's> Endpoints<'d, 's> {
                 path_props.insert(ident.clone(), json!({ "type": "string" }));
             }
         }
-        if !path_props.is_empty() {
-            let names: Vec<J> = path_props.keys().cloned().map(J::String).collect();
-            e.insert("params".into(), json!({ "type": "object", "required": names, "properties": path_props }));
+        if !path_props.is_empty() || !placed.props.is_empty() {
+            let mut names: Vec<J> = path_props.keys().cloned().map(J::String).collect();
+            names.extend(placed.required);
+            path_props.extend(placed.props);
+            let mut params = Map::new();
+            params.insert("type".into(), J::String("object".into()));
+            if !names.is_empty() {
+                params.insert("required".into(), J::Array(names));
+            }
+            params.insert("properties".into(), J::Object(path_props));
+            e.insert("params".into(), J::Object(params));
+        }
+        if !placed.places.is_empty() {
+            e.insert("paramsIn".into(), J::Object(placed.places));
         }
         if !query.is_empty() {
             let mut input = json!({ "type": "object", "properties": query });
@@ -534,10 +538,8 @@ fn query_constants(query: &str) -> Vec<(String, String)> {
 fn constant_query(op: &Op<'_>, constants: &[(String, String)], e: &mut Map<String, J>, lowered: &mut Lowerings) {
     for (name, value) in constants {
         if !matches!(op.method, "get" | "delete" | "head") {
-            let why = format!(
-                "the query string `{name}={value}` in the path is dropped: {} input is the body",
-                op.method.to_uppercase()
-            );
+            placed::constant(name, value, e);
+            let why = format!("the query string `{name}={value}` in the path is read as a required constant parameter");
             lowered.warn(op.path_span, &op.loc.pointer, why);
             continue;
         }
