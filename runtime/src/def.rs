@@ -110,6 +110,30 @@ pub struct OperationDef {
     pub input_required: &'static [InputRequiredDef],
 }
 
+/// A parameter in one segment of a route as the generator writes it: `:name`, `*name` (the
+/// rest of the path), or `PREFIX{name}SUFFIX` (literal text around it, `{sid}.json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PathParam<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) wildcard: bool,
+    pub(crate) prefix: &'a str,
+    pub(crate) suffix: &'a str,
+}
+
+/// The parameter `segment` holds, if it holds one.
+pub(crate) fn path_param(segment: &str) -> Option<PathParam<'_>> {
+    let whole = |name, wildcard| PathParam { name, wildcard, prefix: "", suffix: "" };
+    if let Some(name) = segment.strip_prefix(':') {
+        return Some(whole(name, false));
+    }
+    if let Some(name) = segment.strip_prefix('*') {
+        return Some(whole(name, true));
+    }
+    let (prefix, rest) = segment.split_once('{')?;
+    let (name, suffix) = rest.split_once('}')?;
+    Some(PathParam { name, wildcard: false, prefix, suffix })
+}
+
 /// One question a tool asks its user before it acts (MCP elicitation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InputRequiredDef {

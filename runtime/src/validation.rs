@@ -124,10 +124,8 @@ fn at(path: &str) -> &str {
 pub(crate) fn path_segments(def: &crate::OperationDef, params: &Value) -> Result<(), AppError> {
     let Some(path) = def.path else { return Ok(()) };
     for segment in path.split('/') {
-        let (wild, name) = match segment.as_bytes().first() {
-            Some(b':') => (false, &segment[1..]),
-            Some(b'*') => (true, &segment[1..]),
-            _ => continue,
+        let Some(crate::def::PathParam { name, wildcard: wild, .. }) = crate::def::path_param(segment) else {
+            continue;
         };
         let Some(Value::String(value)) = params.get(name) else { continue };
         let why = if value.is_empty() && !wild {

@@ -33,13 +33,10 @@ pub(crate) fn queried(method: &str) -> bool {
 /// The route `path` (`/people/:id`, `/files/*rest`) with each parameter's value from `params`.
 pub(crate) fn path(path: &str, params: &Value) -> String {
     let segments = path.split('/').map(|segment| {
-        let (set, name) = match segment.chars().next() {
-            Some(':') => (SEGMENT, &segment[1..]),
-            Some('*') => (WILDCARD, &segment[1..]),
-            _ => return segment.to_owned(),
-        };
-        let value = params.get(name).map(text).unwrap_or_default();
-        utf8_percent_encode(&value, set).to_string()
+        let Some(p) = crate::def::path_param(segment) else { return segment.to_owned() };
+        let set = if p.wildcard { WILDCARD } else { SEGMENT };
+        let value = params.get(p.name).map(text).unwrap_or_default();
+        format!("{}{}{}", p.prefix, utf8_percent_encode(&value, set), p.suffix)
     });
     segments.collect::<Vec<_>>().join("/")
 }

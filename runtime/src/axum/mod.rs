@@ -72,8 +72,8 @@ struct Route {
     identify: Identify,
     op: usize,
     def: &'static OperationDef,
-    /// Path parameter names, in order.
-    params: Vec<String>,
+    /// Path parameters, in order.
+    params: Vec<Slot>,
     /// The largest JSON or raw body read.
     json_limit: usize,
 }
@@ -196,22 +196,34 @@ pub fn with_fallbacks(router: Router) -> Router {
 
 /// `/people/:id/*rest` → (`/people/{p0}/{*p1}`, [`id`, `rest`]). Parameters are renamed by
 /// position so that routes of one shape share a path whatever each endpoint calls them.
-fn axum_path(path: &str) -> (String, Vec<String>) {
-    let mut names = Vec::new();
+fn axum_path(path: &str) -> (String, Vec<Slot>) {
+    let mut slots = Vec::new();
     let segments: Vec<String> = path
         .split('/')
         .map(|seg| {
-            let (wild, name) = match (seg.strip_prefix(':'), seg.strip_prefix('*')) {
-                (Some(n), _) => (false, n),
-                (_, Some(n)) => (true, n),
-                _ => return seg.to_owned(),
-            };
-            let slot = format!("{{{}p{}}}", if wild { "*" } else { "" }, names.len());
-            names.push(name.to_owned());
+            let Some(p) = crate::def::path_param(seg) else { return seg.to_owned() };
+            // A parameter with text around it is routed on its whole segment (the router
+            // matches whole segments), its text checked when the request is read.
+            let slot = format!("{{{}p{}}}", if p.wildcard { "*" } else { "" }, slots.len());
+            slots.push(Slot { name: p.name.to_owned(), prefix: p.prefix.to_owned(), suffix: p.suffix.to_owned() });
             slot
         })
         .collect();
-    (segments.join("/"), names)
+    (segments.join("/"), slots)
+}
+
+/// A path parameter's slot in the route: its name, and the text around it in its segment.
+struct Slot {
+    name: String,
+    prefix: String,
+    suffix: String,
+}
+
+impl Slot {
+    /// The parameter's value in `segment`: the segment without its text, when it has it.
+    fn value<'a>(&self, segment: &'a str) -> Option<&'a str> {
+        segment.strip_prefix(self.prefix.as_str())?.strip_suffix(self.suffix.as_str())
+    }
 }
 
 fn method_filter(method: &str) -> MethodFilter {

@@ -16,13 +16,18 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     let raw = RawPathParams::from_request_parts(&mut parts, &())
         .await
         .map_err(|e| AppError::new(ErrorCode::BadRequest, format!("the path does not read: {e}")))?;
-    let pairs = raw.iter().filter_map(|(slot, value)| {
-        let index: usize = slot.trim_start_matches('p').parse().ok()?;
-        Some((route.params.get(index)?.clone(), value.to_owned()))
-    });
+    let mut pairs = Vec::new();
+    for (slot, segment) in raw.iter() {
+        let Some(slot) = slot.trim_start_matches('p').parse().ok().and_then(|i: usize| route.params.get(i)) else {
+            continue;
+        };
+        // A segment without the text the route puts around its parameter is not this route.
+        let value = slot.value(segment).ok_or_else(|| AppError::new(ErrorCode::NotFound, "no such route"))?;
+        pairs.push((slot.name.clone(), value.to_owned()));
+    }
     let query = crate::coerce::query_pairs(parts.uri.query().unwrap_or_default());
     let placed = placed(route.def.params_in, &query, &parts.headers)?;
-    let params = crate::coerce::object(pairs.chain(placed), route.def.param_fields);
+    let params = crate::coerce::object(pairs.into_iter().chain(placed), route.def.param_fields);
     let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE);
     if queried {
         // The query's other pairs are the input; a placed parameter's are not.

@@ -17,6 +17,8 @@ pub(crate) enum Seg {
     Lit(String),
     /// `:name`.
     Param(String),
+    /// `PREFIX{name}SUFFIX`: a parameter with literal text around it in one segment (`{sid}.json`).
+    Part(String, String, String),
     /// `*name`, last and alone.
     Wild(String),
 }
@@ -84,11 +86,6 @@ fn parse_segment(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> 
         );
         return None;
     }
-    let name_ok = |n: &str| {
-        let mut chars = n.chars();
-        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
     if let Some(name) = seg.strip_prefix(':') {
         if !name_ok(name) {
             diags.push(
@@ -118,6 +115,9 @@ fn parse_segment(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> 
         }
         return Some(Seg::Wild(name.to_owned()));
     }
+    if seg.contains(['{', '}']) {
+        return parse_part(seg, span, what, diags);
+    }
     if seg.contains('*') {
         diags.push(
             Diagnostic::new(Code::InvalidWildcard, span, format!("wildcard inside the segment `{seg}`"))
@@ -139,6 +139,43 @@ fn parse_segment(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> 
         return None;
     }
     Some(Seg::Lit(seg.to_owned()))
+}
+
+/// A segment with one `{name}` and literal text around it: `{sid}.json`, `v{version}`.
+fn parse_part(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> Option<Seg> {
+    let parts = seg.split_once('{').and_then(|(prefix, rest)| {
+        let (name, suffix) = rest.split_once('}')?;
+        Some((prefix, name, suffix))
+    });
+    let literal = |t: &str| t.chars().all(is_pchar);
+    match parts {
+        Some((prefix, name, suffix)) if name_ok(name) && literal(prefix) && literal(suffix) => {
+            if prefix.is_empty() && suffix.is_empty() {
+                diags.push(
+                    Diagnostic::new(Code::InvalidPathParam, span, format!("`{{{name}}}` takes the whole segment"))
+                        .label("no text around it")
+                        .help(format!("write `:{name}`")),
+                );
+                return None;
+            }
+            Some(Seg::Part(prefix.to_owned(), name.to_owned(), suffix.to_owned()))
+        }
+        _ => {
+            diags.push(
+                Diagnostic::new(Code::InvalidPathParam, span, format!("{what} segment `{seg}` is not `text{{name}}text`"))
+                    .label("one parameter in braces, a valid name, literal text around it")
+                    .help("a segment holds one parameter: `:name` alone, or `{name}` with text around it, such as `{sid}.json`"),
+            );
+            None
+        }
+    }
+}
+
+/// Whether `n` is a parameter name: `^[A-Za-z_][A-Za-z0-9_]*$`.
+fn name_ok(n: &str) -> bool {
+    let mut chars = n.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The endpoint's full route (basePath + path), with the span of every segment, or `None` when
@@ -195,7 +232,7 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
     let in_base = parse_route(&base_path(cx), "basePath", &mut Diagnostics::default()).map_or(0, |b| b.len());
     for (i, (seg, span)) in segs.iter().enumerate() {
         let name = match seg {
-            Seg::Param(n) => n,
+            Seg::Param(n) | Seg::Part(_, n, _) => n,
             Seg::Wild(n) => {
                 // A wildcard in basePath is reported once, by the basePath check.
                 if i != last && i >= in_base {
@@ -374,7 +411,8 @@ pub(super) fn check_routes(all: &[Cx<'_>], diags: &mut Diagnostics) {
                 .iter()
                 .map(|(s, _)| match s {
                     Seg::Lit(l) => l.clone(),
-                    Seg::Param(_) => ":".into(),
+                    // The HTTP adapter routes on the whole segment, its text checked after.
+                    Seg::Param(_) | Seg::Part(..) => ":".into(),
                     Seg::Wild(_) => "*".into(),
                 })
                 .collect();
@@ -407,6 +445,7 @@ fn seg_text(s: &Seg) -> String {
     match s {
         Seg::Lit(l) => l.clone(),
         Seg::Param(p) => format!(":{p}"),
+        Seg::Part(prefix, p, suffix) => format!("{prefix}{{{p}}}{suffix}"),
         Seg::Wild(w) => format!("*{w}"),
     }
 }

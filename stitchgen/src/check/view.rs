@@ -157,7 +157,7 @@ fn path_params(cx: &Cx<'_>, e: &Endpoint) -> Vec<String> {
         .unwrap_or_default()
         .into_iter()
         .filter_map(|(s, _)| match s {
-            Seg::Param(n) | Seg::Wild(n) => Some(n),
+            Seg::Param(n) | Seg::Wild(n) | Seg::Part(_, n, _) => Some(n),
             Seg::Lit(_) => None,
         })
         .collect();

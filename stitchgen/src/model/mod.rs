@@ -515,6 +515,11 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
                 params.push(n.clone());
                 (format!(":{n}"), format!("{{{n}}}"))
             }
+            Seg::Part(prefix, n, suffix) => {
+                params.push(n.clone());
+                let written = format!("{prefix}{{{n}}}{suffix}");
+                (written.clone(), written)
+            }
             Seg::Wild(n) => {
                 params.push(n.clone());
                 wildcard = true;

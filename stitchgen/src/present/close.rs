@@ -22,6 +22,23 @@ pub(super) fn compose(map: &mut Map<String, Value>) -> bool {
     !["allOf", "anyOf", "oneOf"].iter().any(|k| map.contains_key(*k))
 }
 
+/// Closes the object `map`: `additionalProperties: false`, every name it requires declared
+/// first (one only a sibling branch declares is any value here), so closing refuses no value the
+/// schema takes.
+pub(super) fn close(map: &mut Map<String, Value>) {
+    let declared = |n: &str| map.get("properties").is_some_and(|p| p.get(n).is_some());
+    let required = map.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+    let missing: Vec<String> = required.filter(|n| !declared(n)).map(str::to_owned).collect();
+    if !missing.is_empty()
+        && let Value::Object(props) = map.entry("properties").or_insert_with(|| json!({}))
+    {
+        for name in missing {
+            props.insert(name, json!({}));
+        }
+    }
+    map.insert("additionalProperties".into(), Value::Bool(false));
+}
+
 /// `allOf` of object parts folded into the node: properties joined (one a part states again
 /// with another schema held to both through `allOf`), `required` joined, other keywords taken
 /// where the node does not say them. Any conflict leaves the node as it is.
@@ -68,7 +85,13 @@ fn join_properties(node: &mut Map<String, Value>, props: &Value) -> bool {
             None => {
                 own.insert(name.clone(), schema.clone());
             }
-            Some(had) if had == schema => {}
+            // Any value (`{}`: a required name declared by a sibling) adds nothing.
+            Some(had) if had == schema || *schema == json!({}) => {}
+            // A placeholder gives way, in the place the declaration takes.
+            Some(had) if *had == json!({}) => {
+                own.shift_remove(name);
+                own.insert(name.clone(), schema.clone());
+            }
             Some(had) => *had = json!({ "allOf": [had.take(), schema.clone()] }),
         }
     }
@@ -108,7 +131,7 @@ fn distribute(map: &mut Map<String, Value>) {
                 join_required(&mut b, r);
             }
             b.insert("type".into(), json!("object"));
-            b.insert("additionalProperties".into(), Value::Bool(false));
+            close(&mut b);
         }
         carried.push(Value::Object(super::sorted(b)));
     }

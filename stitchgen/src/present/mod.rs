@@ -363,7 +363,7 @@ impl<'a> Converter<'a> {
                     out.insert(k.clone(), converted);
                 }
                 if self.style.close_objects && close::compose(&mut out) && is_object_schema(&out) {
-                    out.insert("additionalProperties".into(), Value::Bool(false));
+                    close::close(&mut out);
                 }
                 Value::Object(sorted(out))
             }

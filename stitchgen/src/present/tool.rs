@@ -446,7 +446,7 @@ pub(super) fn tool_input_with(
     out.extend(rest);
     // Closed once over every key: an input of several parts or shapes is folded or carried in.
     if style.close_objects && super::close::compose(&mut out) {
-        out.insert("additionalProperties".into(), Value::Bool(false));
+        super::close::close(&mut out);
     }
     // A tool's arguments are an object, stated first at the root as every client asks; the
     // root's keys in the order every tool has them.

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
-use stitchgen_generated_tests::request_parts::{self, delete_note, list_notes, update_note};
+use stitchgen_generated_tests::request_parts::{self, delete_note, get_note_file, list_notes, update_note};
 use stitchgen_runtime::client::{ClientError, HttpClient};
 use stitchgen_runtime::{AppError, Ctx, Surface};
 use tower::ServiceExt;
@@ -49,6 +49,10 @@ impl request_parts::Handler for Echo {
     async fn delete_note(&self, _: &Ctx, params: delete_note::Params) -> Result<(), AppError> {
         self.keep(&params, Value::Null);
         Ok(())
+    }
+    async fn get_note_file(&self, _: &Ctx, params: get_note_file::Params) -> Result<get_note_file::Output, AppError> {
+        self.keep(&params, Value::Null);
+        Ok(serde_json::from_value(json!({"id": params.name, "text": ""})).unwrap())
     }
 }
 
@@ -170,6 +174,33 @@ async fn the_tools_take_the_parameters_as_arguments() {
     let mut keys: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
     keys.sort_unstable();
     assert_eq!(keys, ["dry_run", "expand", "id", "if_version", "request_id", "session", "text"]);
+}
+
+#[tokio::test]
+async fn a_parameter_with_text_around_it_is_its_segment_without_the_text() {
+    let echo = Echo::default();
+    let get = |uri: &str| Request::get(uri).body(Body::empty()).unwrap();
+    let (status, body) = send(&echo, get("/request_parts/v2/files/a.b.json")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(echo.seen().0, json!({"version": 2, "name": "a.b"}));
+    for other in ["/request_parts/v2/files/a.b.xml", "/request_parts/2/files/a.json", "/request_parts/v2/files/a"] {
+        let (status, body) = send(&Echo::default(), get(other)).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{other}: {body}");
+    }
+    let (status, body) = send(&echo, get("/request_parts/vtwo/files/a.json")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    // Through the client: the text is written around the value, the value percent-encoded.
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
+    for name in ["n1", "a b/c.json", ".."] {
+        let params: get_note_file::Params = serde_json::from_value(json!({"version": 3, "name": name})).unwrap();
+        let answer = client.get_note_file(&params).await;
+        if name == ".." {
+            assert!(matches!(answer, Err(ClientError::Invalid(_))), "a dot segment never leaves: {answer:?}");
+            continue;
+        }
+        answer.unwrap();
+        assert_eq!(echo.seen().0, json!({"version": 3, "name": name}));
+    }
 }
 
 #[test]

@@ -226,11 +226,35 @@ fn node(mut map: Map<String, Value>) -> Map<String, Value> {
         }
     }
     plain_bounds(&mut map);
+    required_declared(&mut map);
     constraint_only_unions(&mut map);
     constraint_only_all_of_parts(&mut map);
     scalar_any_of(&mut map);
     typify_failure_shapes(&mut map);
     map
+}
+
+/// A name an object requires but does not declare is declared, as its `additionalProperties`
+/// schema or any value: typify panics on a struct whose required field has no schema (a union
+/// branch `{required: [kind, ticket], properties: {kind}}`). Where a composition beside it may
+/// declare the name, typify merges the parts first, and nothing is added.
+fn required_declared(map: &mut Map<String, Value>) {
+    if ["allOf", "anyOf", "oneOf"].iter().any(|k| map.contains_key(*k)) {
+        return;
+    }
+    let Some(Value::Array(required)) = map.get("required") else { return };
+    let Some(props) = map.get("properties").and_then(Value::as_object) else { return };
+    let missing: Vec<String> =
+        required.iter().filter_map(Value::as_str).filter(|r| !props.contains_key(*r)).map(str::to_owned).collect();
+    if missing.is_empty() {
+        return;
+    }
+    let value = map.get("additionalProperties").filter(|a| a.is_object()).cloned().unwrap_or_else(|| json!({}));
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        for name in missing {
+            props.insert(name, value.clone());
+        }
+    }
 }
 
 /// Walks the inline property schemas of `schema` (named `name`), its own and those of its
@@ -490,6 +514,19 @@ mod tests {
         let out = schema(v);
         assert!(out.get("anyOf").is_none());
         assert_eq!(out["oneOf"][0], json!({"type": "object", "properties": {}}));
+    }
+
+    #[test]
+    fn a_required_name_declared_nowhere_is_declared_as_any_value() {
+        let branch = json!({"type": "object", "required": ["kind", "ticket"], "properties": {"kind": {"const": "a"}}});
+        assert_eq!(schema(branch)["properties"]["ticket"], json!({}));
+        let typed =
+            json!({"type": "object", "required": ["x"], "properties": {}, "additionalProperties": {"type": "integer"}});
+        assert_eq!(schema(typed)["properties"]["x"], json!({"type": "integer"}));
+        // Beside a composition, a sibling part may declare it: typify merges them first.
+        let composed =
+            json!({"type": "object", "required": ["x"], "properties": {}, "allOf": [{"properties": {"x": {}}}]});
+        assert!(schema(composed)["properties"].get("x").is_none());
     }
 
     #[test]

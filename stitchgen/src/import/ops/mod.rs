@@ -118,8 +118,11 @@ impl<'d, 's> Endpoints<'d, 's> {
             return;
         }
         let (route, path_names) = route(path);
-        let shape: Vec<String> =
-            route.split('/').map(|s| if s.starts_with(':') { ":".into() } else { s.into() }).collect();
+        // The HTTP adapter routes a parameter with text around it on its whole segment.
+        let shape: Vec<String> = route
+            .split('/')
+            .map(|s| if s.starts_with(':') || s.contains('{') { ":".into() } else { s.into() })
+            .collect();
         let key = (op.method.to_owned(), shape);
         if let Some(first) = self.routes.get(&key) {
             summary
@@ -129,7 +132,11 @@ impl<'d, 's> Endpoints<'d, 's> {
         if op.path.len() > 1 && op.path.ends_with('/') {
             lowered.warn(op.path_span, &op.loc.pointer, format!("`{}`: the trailing `/` is dropped", op.path));
         }
-        for seg in op.path.split('/').filter(|s| s.contains('{') && !(s.starts_with('{') && s.ends_with('}'))) {
+        for seg in op.path.split('/').filter(|s| {
+            s.contains('{')
+                && part(s).is_none_or(|(p, _, x)| p.is_empty() && x.is_empty())
+                && !(s.starts_with('{') && s.ends_with('}'))
+        }) {
             lowered.warn(
                 op.path_span,
                 &op.loc.pointer,
@@ -560,12 +567,28 @@ fn param_id(p: &Node) -> (Option<&str>, Option<&str>) {
     (p.get("name").and_then(Node::as_str), p.get("in").and_then(Node::as_str))
 }
 
+/// A segment that is one `{parameter}` with text a route may hold around it: the text before,
+/// the parameter's written name, the text after.
+fn part(seg: &str) -> Option<(&str, &str, &str)> {
+    let (prefix, rest) = seg.split_once('{')?;
+    let (written, suffix) = rest.split_once('}')?;
+    let literal = |t: &str| t.chars().all(crate::check::http::is_pchar);
+    (literal(prefix) && literal(suffix) && !written.is_empty()).then_some((prefix, written, suffix))
+}
+
 /// The contract route of an OpenAPI path, and each parameter's written name with the
-/// identifier it became. A parameter sharing its segment with text takes the whole segment.
+/// identifier it became. A parameter with text around it in its segment keeps the text
+/// (`{Sid}.json`); a segment of two parameters is taken whole by the first.
 fn route(path: &str) -> (String, Vec<(String, String)>) {
     let mut names = Vec::new();
     let mut segs = Vec::new();
     for seg in path.trim_end_matches('/').split('/').skip(1) {
+        if let Some((prefix, written, suffix)) = part(seg).filter(|(p, _, x)| !p.is_empty() || !x.is_empty()) {
+            let ident = param_ident(written, &names);
+            segs.push(format!("{prefix}{{{ident}}}{suffix}"));
+            names.push((written.to_owned(), ident));
+            continue;
+        }
         match (seg.find('{'), seg.find('}')) {
             (Some(open), Some(close)) if open < close => {
                 let written = &seg[open + 1..close];
