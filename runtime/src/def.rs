@@ -297,7 +297,8 @@ pub struct HttpKindDef {
     pub content_type: Option<&'static str>,
     /// `rawBody: true`: the handler also gets the request body's text.
     pub raw_body: bool,
-    /// `inputContentType`: the JSON body's declared media type, when not `application/json`.
+    /// `inputContentType`: the body's declared media type, when not `application/json`: a
+    /// `…+json` type, or `application/x-www-form-urlencoded` (a form of the input's fields).
     pub input_content_type: Option<&'static str>,
     /// A file upload.
     pub multipart: Option<MultipartDef>,
@@ -310,6 +311,14 @@ pub struct HttpKindDef {
 }
 
 impl HttpKindDef {
+    /// Whether the body is a form (`application/x-www-form-urlencoded`): the input's fields as
+    /// text pairs, read and written as a query string is.
+    pub fn form_body(&self) -> bool {
+        self.input_content_type.is_some_and(|t| {
+            t.split(';').next().is_some_and(|e| e.trim().eq_ignore_ascii_case("application/x-www-form-urlencoded"))
+        })
+    }
+
     /// An ordinary JSON endpoint.
     pub const PLAIN: HttpKindDef = HttpKindDef {
         raw_response: false,

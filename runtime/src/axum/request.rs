@@ -45,7 +45,13 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     let bytes = ::axum::body::to_bytes(body, limit(route.def.limits.max_body_bytes, route.json_limit))
         .await
         .map_err(|_| too_large(BODY_TOO_LARGE))?;
-    let input = json_object(&bytes, route.def.input_schema.is_some())?;
+    let input = if route.def.http_kind.form_body() {
+        // Each pair into the field it names, as a query is read.
+        let text = std::str::from_utf8(&bytes).map_err(|_| invalid("/", "the form is not UTF-8"))?;
+        crate::coerce::object(crate::coerce::query_pairs(text), route.def.input_fields)
+    } else {
+        json_object(&bytes, route.def.input_schema.is_some())?
+    };
     let raw_body = route.def.http_kind.raw_body.then(|| RawBody(String::from_utf8_lossy(&bytes).into_owned()));
     Ok(call(params, input, Call { raw_body, ..Call::default() }))
 }

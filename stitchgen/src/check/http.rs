@@ -150,13 +150,9 @@ fn parse_part(seg: &str, span: Span, what: &str, diags: &mut Diagnostics) -> Opt
     let literal = |t: &str| t.chars().all(is_pchar);
     match parts {
         Some((prefix, name, suffix)) if name_ok(name) && literal(prefix) && literal(suffix) => {
+            // `{id}` alone is `:id`, as OpenAPI writes it.
             if prefix.is_empty() && suffix.is_empty() {
-                diags.push(
-                    Diagnostic::new(Code::InvalidPathParam, span, format!("`{{{name}}}` takes the whole segment"))
-                        .label("no text around it")
-                        .help(format!("write `:{name}`")),
-                );
-                return None;
+                return Some(Seg::Param(name.to_owned()));
             }
             Some(Seg::Part(prefix.to_owned(), name.to_owned(), suffix.to_owned()))
         }
@@ -285,7 +281,10 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
             }
         }
         if let Some(m) = e.method.as_ref().filter(|m| m.value.input_in_query()) {
-            check_query_input(cx.types, input, m, diags);
+            let by = format!("{} sends input in the query string", m.value.as_str());
+            check_query_input(cx.types, input, (m.value.as_str(), m.span, &by), diags);
+        } else if let Some(ct) = e.input_content_type.as_ref().filter(|c| super::kinds::is_form_media_type(&c.value)) {
+            check_query_input(cx.types, input, ("form", ct.span, "the body is a form of named text fields"), diags);
         }
     }
 }
@@ -350,15 +349,22 @@ fn check_params_schema(
     }
 }
 
-fn check_query_input(types: Types<'_>, input: &Schema, method: &Sp<Method>, diags: &mut Diagnostics) {
-    let m = method.value.as_str();
+/// Input read from text pairs (a query string, a form body): an object of scalars, enums and
+/// lists of scalars. `(m, at, by)`: what reads it (`GET`, `form`), where that is said, and how.
+fn check_query_input(types: Types<'_>, input: &Schema, (m, at, by): (&str, Span, &str), diags: &mut Diagnostics) {
     let resolved = types.resolve(&input.0);
+    let form = m == "form";
+    let (carrier, instead) = if form { ("form", "a JSON body") } else { ("query string", "POST with a JSON body") };
     if !schema::is_object(&input.0, types) {
         diags.push(
             Diagnostic::new(Code::InputNotQueryEncodable, input.key(), format!("{m} input is not an object schema"))
-                .label("a query string carries named fields")
-                .secondary(method.span, format!("{m} sends input in the query string"))
-                .help("make the input an object of scalars, or use POST"),
+                .label(format!("a {carrier} carries named fields"))
+                .secondary(at, by.to_owned())
+                .help(if form {
+                    "make the input an object of scalars, or send a JSON body"
+                } else {
+                    "make the input an object of scalars, or use POST"
+                }),
         );
         return;
     }
@@ -375,11 +381,11 @@ fn check_query_input(types: Types<'_>, input: &Schema, method: &Sp<Method>, diag
                 Diagnostic::new(
                     Code::InputNotQueryEncodable,
                     key.span,
-                    format!("{m} input field `{}` cannot be sent in a query string", key.as_str().unwrap_or_default()),
+                    format!("{m} input field `{}` cannot be sent in a {carrier}", key.as_str().unwrap_or_default()),
                 )
                 .label("not a scalar, enum or array of scalars")
-                .secondary(method.span, format!("{m} sends input in the query string"))
-                .help("flatten the field into scalars, or use POST with a JSON body"),
+                .secondary(at, by.to_owned())
+                .help(format!("flatten the field into scalars, or use {instead}")),
             );
         }
     }
@@ -390,7 +396,7 @@ fn check_query_input(types: Types<'_>, input: &Schema, method: &Sp<Method>, diag
                 extra.span,
                 format!("{m} input allows additional properties that are not scalars"),
             )
-            .label("a query string value is a scalar or a repeated scalar")
+            .label(format!("a {carrier} value is a scalar or a repeated scalar"))
             .help("use `additionalProperties: false`, or a scalar schema"),
         );
     }

@@ -138,13 +138,18 @@ fn input_content_type(e: &Endpoint, diags: &mut Diagnostics) {
     let Some(ct) = &e.input_content_type else { return };
     let code = Code::InvalidInputContentType;
     json_body(e, ct.span, "inputContentType", code, diags);
-    if !is_json_media_type(&ct.value) {
+    if !is_json_media_type(&ct.value) && !is_form_media_type(&ct.value) {
         diags.push(
-            Diagnostic::new(code, ct.span, format!("`{}` is not a JSON media type", ct.value))
-                .label("expected `application/json` or a `…+json` type")
+            Diagnostic::new(code, ct.span, format!("`{}` is not a JSON or form media type", ct.value))
+                .label("expected `application/json`, a `…+json` type, or `application/x-www-form-urlencoded`")
                 .help("such as `application/merge-patch+json`; other bodies are `multipart` uploads"),
         );
     }
+}
+
+/// `application/x-www-form-urlencoded`, parameters allowed: a body of named text fields.
+pub(crate) fn is_form_media_type(s: &str) -> bool {
+    is_media_type(s, false) && media_essence(s) == "application/x-www-form-urlencoded"
 }
 
 /// `application/json`, or a structured-syntax `type/…+json` (RFC 6839), parameters allowed.

@@ -95,7 +95,7 @@ catalog! {
     /// Two routes with the same method and shape.
     RouteConflict = "E0206", Error, "two routes with the same method and shape";
     /// GET or DELETE input that cannot be encoded as a query string.
-    InputNotQueryEncodable = "E0207", Error, "GET/DELETE input that a query string cannot carry";
+    InputNotQueryEncodable = "E0207", Error, "GET/DELETE or form input that text fields cannot carry";
     /// A key declared both by `params` and by `input`.
     ParamsInputConflict = "E0208", Error, "a key declared by both `params` and `input`";
     /// A `params` schema that is not an object of scalar properties.
@@ -124,7 +124,7 @@ catalog! {
     /// Two HTTP-only kinds that exclude each other on one endpoint.
     ConflictingKinds = "E0308", Error, "two HTTP-only kinds that exclude each other";
     /// `inputContentType` where no JSON body is read, or a media type that is not JSON.
-    InvalidInputContentType = "E0309", Error, "an `inputContentType` that no JSON body can have";
+    InvalidInputContentType = "E0309", Error, "an `inputContentType` that no JSON or form body can have";
     /// An `expose`, `transports` or `present` list that is empty or repeats an entry.
     InvalidExposure = "E0310", Error, "a surface list that is empty or repeats an entry";
     /// The `http` group: a status that is not 2xx, 204/205 with output, a bad or repeated header

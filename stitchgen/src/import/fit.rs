@@ -21,6 +21,18 @@ pub(super) const NOWHERE: Span = Span { file: FileId(0), lo: 0, hi: 0 };
 /// the actions of the endpoints lowered.
 pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
     let pending = std::mem::take(&mut lowered.pending);
+    // A form's fields are judged once every other rule has declared or rewritten them, with
+    // the types as those rules left them.
+    let (forms, rest): (Vec<_>, Vec<_>) = pending.into_iter().partition(|(rule, ..)| *rule == Pending::FormInput);
+    let mut touched = apply(doc, rest, lowered);
+    touched.extend(apply(doc, forms, lowered));
+    touched
+}
+
+type Rules = Vec<(Pending, Span, String, String)>;
+
+/// Applies `pending` to `doc`, the types read once before.
+fn apply(doc: &mut J, pending: Rules, lowered: &mut Lowerings) -> BTreeSet<String> {
     let mut touched = BTreeSet::new();
     let entries = type_entries(doc);
     let types = Types::new(Some(&entries));
@@ -103,6 +115,7 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
                 }
             }
             Pending::OneOf => one_of_once(doc, &out, &node, types, span, &src, lowered),
+            Pending::FormInput => form_input(doc, &out, &node, types, span, &src, lowered),
             Pending::QueryField | Pending::PathParam | Pending::PlacedScalar => {}
         }
         if lowered.count() > before
@@ -243,6 +256,49 @@ fn query_encodable(node: &Node, types: Types<'_>) -> bool {
         let v = types.resolve(node);
         schema::type_set(v).is_some_and(|t| t.contains("array"))
             && v.get("items").is_some_and(|i| schema::is_scalar(i, types))
+    }
+}
+
+/// The form body of the endpoint at `out`: a field of its own inline schema that text cannot
+/// carry is read as a string; an input that is no object, or whose such field is a shared
+/// type's (rewriting it would change every other use), is not read as a form at all.
+fn form_input(doc: &mut J, out: &str, node: &Node, types: Types<'_>, span: Span, src: &str, lowered: &mut Lowerings) {
+    let Some(input) = node.get("input") else { return };
+    // A shared plain object read as a form is copied in, so that its fields can be rewritten
+    // for the form alone.
+    let plain =
+        |n: &Node| n.get("properties").is_some() && !["allOf", "anyOf", "oneOf"].iter().any(|k| n.get(k).is_some());
+    if input.get("$ref").is_some() && plain(types.resolve(input)) {
+        let copied = types.resolve(input).to_json();
+        let bad = schema::all_properties(input, types).iter().any(|(_, v)| !query_encodable(v, types));
+        if bad && let Some(J::Object(e)) = doc.pointer_mut(out) {
+            e.insert("input".into(), copied.clone());
+            let node = Node::from_json(&J::Object(e.clone()), NOWHERE);
+            return form_input(doc, out, &node, types, span, src, lowered);
+        }
+    }
+    let fields = schema::all_properties(input, types);
+    let own = schema::properties(input);
+    let bad: Vec<String> = fields
+        .iter()
+        .filter(|(_, v)| !query_encodable(v, types))
+        .filter_map(|(k, _)| k.as_str().map(str::to_owned))
+        .collect();
+    let extra = types.resolve(input).get("additionalProperties").filter(|a| a.as_bool().is_none());
+    let readable = schema::is_object(input, types)
+        && extra.is_none_or(|a| query_encodable(a, types))
+        && bad.iter().all(|b| own.iter().any(|(k, _)| k.as_str() == Some(b)));
+    if !readable {
+        if let Some(J::Object(e)) = doc.pointer_mut(out) {
+            e.remove("input");
+            e.remove("inputContentType");
+        }
+        lowered.warn(span, src, "a form body whose fields text cannot carry is not read".into());
+        return;
+    }
+    for name in bad {
+        replace_with_string(doc, &format!("{out}/input/properties/{}", escape(&name)));
+        lowered.warn(span, src, format!("form field `{name}` is not a scalar or a list of scalars: read as a string"));
     }
 }
 

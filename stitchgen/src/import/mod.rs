@@ -139,6 +139,8 @@ pub(crate) enum Pending {
     PathParam,
     /// The header or cookie parameter schema at `out` must be a scalar.
     PlacedScalar,
+    /// The form input of the endpoint at `out` must be an object of fields text carries.
+    FormInput,
     /// Every `required` name of the composed object schema at `out` must be declared.
     Required,
     /// No parameter of the endpoint at `out` may share its name with an input key.

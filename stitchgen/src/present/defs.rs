@@ -116,10 +116,16 @@ fn param_keys(op: &Operation, svc: &Service) -> Vec<String> {
 type Fields = &'static [rt::FieldDef];
 
 /// The fields text arrives in ([`super::text_fields`]): path parameters; the input where it is
-/// read from text (the query, an upload's form fields); a CLI tool's flags.
+/// read from text (the query, a form body, an upload's form fields); a CLI tool's flags.
 fn text_fields(op: &Operation, svc: &Service) -> (Fields, Fields, Fields) {
     let of = |part: &Option<Value>| part.as_ref().map(|p| super::text_fields(p, svc)).unwrap_or_default();
-    let from_text = op.http.as_ref().is_some_and(|h| h.method.input_in_query()) || op.http_kind.multipart.is_some();
+    let form = op
+        .http
+        .as_ref()
+        .and_then(|h| h.input_content_type.as_deref())
+        .is_some_and(crate::check::kinds::is_form_media_type);
+    let from_text =
+        op.http.as_ref().is_some_and(|h| h.method.input_in_query()) || op.http_kind.multipart.is_some() || form;
     let input = if from_text { of(&op.input) } else { Vec::new() };
     let flags = if op.surfaces.contains(&Surface::Cli) { super::tool_fields(op, svc) } else { Vec::new() };
     (field_defs(of(&op.params)), field_defs(input), field_defs(flags))

@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
-use stitchgen_generated_tests::request_parts::{self, delete_note, get_note_file, list_notes, update_note};
+use stitchgen_generated_tests::request_parts::{
+    self, delete_note, get_note_file, list_notes, send_message, update_note,
+};
 use stitchgen_runtime::client::{ClientError, HttpClient};
 use stitchgen_runtime::{AppError, Ctx, Surface};
 use tower::ServiceExt;
@@ -49,6 +51,15 @@ impl request_parts::Handler for Echo {
     async fn delete_note(&self, _: &Ctx, params: delete_note::Params) -> Result<(), AppError> {
         self.keep(&params, Value::Null);
         Ok(())
+    }
+    async fn send_message(
+        &self,
+        _: &Ctx,
+        params: send_message::Params,
+        input: send_message::Input,
+    ) -> Result<send_message::Output, AppError> {
+        self.keep(&params, serde_json::to_value(&input).unwrap());
+        Ok(serde_json::from_value(json!({"id": "SM1", "text": input.body})).unwrap())
     }
     async fn get_note_file(&self, _: &Ctx, params: get_note_file::Params) -> Result<get_note_file::Output, AppError> {
         self.keep(&params, Value::Null);
@@ -201,6 +212,42 @@ async fn a_parameter_with_text_around_it_is_its_segment_without_the_text() {
         answer.unwrap();
         assert_eq!(echo.seen().0, json!({"version": 3, "name": name}));
     }
+}
+
+fn message() -> Value {
+    json!({"To": "+15550001 x", "Body": "héllo & bye=1", "MaxPrice": 0.5, "SendAsMms": true, "StatusCallbackEvent": ["sent", "delivered"]})
+}
+
+#[tokio::test]
+async fn a_form_body_is_read_into_the_input_typed() {
+    let echo = Echo::default();
+    let form = "To=%2B15550001+x&Body=h%C3%A9llo+%26+bye%3D1&MaxPrice=0.5&SendAsMms=true&StatusCallbackEvent=sent&StatusCallbackEvent=delivered";
+    let req = Request::post("/request_parts/Accounts/AC12ab/Messages.json")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(form))
+        .unwrap();
+    let (status, body) = send(&echo, req).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(echo.seen(), (json!({"account": "AC12ab"}), message()));
+    // A field the schema refuses is refused with its path, as in a JSON body.
+    let req = Request::post("/request_parts/Accounts/AC12ab/Messages.json")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from("To=x&Body=y&MaxPrice=cheap"))
+        .unwrap();
+    let (status, body) = send(&Echo::default(), req).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.to_string().contains("/MaxPrice"), "{body}");
+}
+
+#[tokio::test]
+async fn the_typed_client_sends_a_form() {
+    let echo = Echo::default();
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
+    let params: send_message::Params = serde_json::from_value(json!({"account": "AC12ab"})).unwrap();
+    let input: send_message::Input = serde_json::from_value(message()).unwrap();
+    let answer = client.send_message(&params, &input).await.unwrap();
+    assert_eq!(serde_json::to_value(&answer).unwrap(), json!({"id": "SM1", "text": "héllo & bye=1"}));
+    assert_eq!(echo.seen(), (json!({"account": "AC12ab"}), message()));
 }
 
 #[test]

@@ -19,6 +19,8 @@ pub(super) enum Media {
     Ndjson,
     /// `multipart/form-data`: an upload.
     Multipart,
+    /// `application/x-www-form-urlencoded`: a form of named text fields.
+    Form,
     /// Anything else: bytes the handler owns.
     Other,
 }
@@ -35,6 +37,7 @@ pub(super) fn media(media: &str) -> Media {
         | "application/jsonlines"
         | "application/json-seq" => Media::Ndjson,
         "multipart/form-data" => Media::Multipart,
+        "application/x-www-form-urlencoded" => Media::Form,
         e if e.starts_with("application/") && e.ends_with("+json") => Media::Json,
         _ => Media::Other,
     }

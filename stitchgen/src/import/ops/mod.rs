@@ -331,12 +331,12 @@ impl<'d, 's> Endpoints<'d, 's> {
                     && m.get("schema").is_some()
             })
         };
-        let Some((media, m)) = find(Media::Json).or_else(wildcard) else {
+        let Some((media, m)) = find(Media::Json).or_else(wildcard).or_else(|| find(Media::Form)) else {
             if let Some((media, m)) = find(Media::Multipart) {
                 self.multipart(&op.out, &at, media.as_str().unwrap_or_default(), m, e, lowered);
             } else if let Some((media, _)) = content.first() {
                 let media = media.as_str().unwrap_or_default();
-                let why = format!("a `{media}` request body is not read: only JSON and multipart bodies are");
+                let why = format!("a `{media}` request body is not read: only JSON, form and multipart bodies are");
                 lowered.warn(body.span, &at.pointer, why);
             }
             return;
@@ -347,7 +347,11 @@ impl<'d, 's> Endpoints<'d, 's> {
         if body.get("required").and_then(Node::as_bool) != Some(true) {
             lowered.warn(body.span, &at.pointer, "an optional request body is read as required".into());
         }
-        if kinds::media(media.as_str().unwrap_or_default()) != Media::Json {
+        let form = kinds::media(media.as_str().unwrap_or_default()) == Media::Form;
+        if form {
+            // Its fields must be ones text carries: checked once the types are converted.
+            lowered.pending(Pending::FormInput, body.span, &at.pointer, &op.out);
+        } else if kinds::media(media.as_str().unwrap_or_default()) != Media::Json {
             let why = format!("a `{}` request body is read as JSON", media.as_str().unwrap_or_default());
             lowered.warn(body.span, &at.pointer, why);
         }
@@ -356,7 +360,7 @@ impl<'d, 's> Endpoints<'d, 's> {
         // clients are told to send.
         use crate::check::kinds::{is_json_media_type, media_essence};
         let media = media.as_str().unwrap_or_default();
-        if media_essence(media) != "application/json" && is_json_media_type(media) {
+        if form || (media_essence(media) != "application/json" && is_json_media_type(media)) {
             e.insert("inputContentType".into(), J::String(media.to_owned()));
         }
     }
