@@ -73,6 +73,8 @@ pub struct OperationDef {
     pub param_keys: &'static [&'static str],
     /// The parameters that travel outside the path (`paramsIn`), in declaration order.
     pub params_in: &'static [ParamIn],
+    /// The request body may be absent (`inputOptional`): read as an input with no field.
+    pub input_optional: bool,
     /// Params schema, standalone JSON text.
     pub params_schema: Option<&'static str>,
     /// Input schema, standalone JSON text.
@@ -251,6 +253,7 @@ impl OperationDef {
         annotations: None,
         param_keys: &[],
         params_in: &[],
+        input_optional: false,
         params_schema: None,
         input_schema: None,
         output_schema: None,

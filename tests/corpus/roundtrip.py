@@ -40,6 +40,7 @@ READINGS = {
     "request-media": "a request media type that is not the one the original names",
     "required-any": "a `required` name no property declares, declared as `{}`: no change, Optic sees it appear",
     "query-not-scalar": "a non-scalar query parameter read as `{type: string}`: accepts more",
+    "header-not-scalar": "a non-scalar header or cookie parameter read as `{type: string}`: accepts more",
     "nullable-in-union": "3.0 `nullable: true` spelled `type: [T, \"null\"]` inside a union: Optic compares branch types",
     "nullable-enum": "3.0 `nullable: true` beside `enum` spelled as `null` in the 3.1 enum: Optic compares the lists",
     "nullable-ref": "3.0 `nullable: true` on a `$ref`/`allOf` spelled `anyOf: [it, {type: null}]`",
@@ -243,9 +244,10 @@ def schema_reading(f, docs, original, after, segs, op, rule, msg):
             return "request-media"
     if rule == "prevent changing request property to required" and before_node is None and after_node == {}:
         return "required-any"
-    if "query parameters type" in rule and isinstance(before_node, dict) and isinstance(after_node, dict):
-        if (after_node.get("schema") or {}).get("type") == "string" and (before_node.get("schema") or {}).get("type") in ("array", "object"):
-            return "query-not-scalar"
+    for place in ("query", "header", "cookie"):
+        if f"{place} parameters type" in rule and isinstance(before_node, dict) and isinstance(after_node, dict):
+            if (after_node.get("schema") or {}).get("type") == "string" and (before_node.get("schema") or {}).get("type") in ("array", "object"):
+                return "query-not-scalar" if place == "query" else "header-not-scalar"
     if "changed to null" in msg and '"nullable": true' in json.dumps(before_node) and '"null"' in json.dumps(after_node):
         return "nullable-in-union"
     if "union" in rule and "enum keyword was removed" in msg and '"nullable": true' in json.dumps(before_node):

@@ -50,7 +50,7 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
         let text = std::str::from_utf8(&bytes).map_err(|_| invalid("/", "the form is not UTF-8"))?;
         crate::coerce::object(crate::coerce::query_pairs(text), route.def.input_fields)
     } else {
-        json_object(&bytes, route.def.input_schema.is_some())?
+        json_object(&bytes, route.def.input_schema.is_some(), !route.def.input_optional)?
     };
     let raw_body = route.def.http_kind.raw_body.then(|| RawBody(String::from_utf8_lossy(&bytes).into_owned()));
     Ok(call(params, input, Call { raw_body, ..Call::default() }))
@@ -109,11 +109,12 @@ fn too_large(why: &str) -> AppError {
     AppError::app("PAYLOAD_TOO_LARGE", why).with_status(StatusCode::PAYLOAD_TOO_LARGE.as_u16())
 }
 
-/// The body as a JSON object; no body is no arguments, for an endpoint that takes no input.
-fn json_object(bytes: &[u8], takes_input: bool) -> Result<Map<String, Value>, AppError> {
+/// The body as a JSON object; no body is no arguments, for an endpoint that takes no input or
+/// whose body is optional (`inputOptional`).
+fn json_object(bytes: &[u8], takes_input: bool, required: bool) -> Result<Map<String, Value>, AppError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        // The OpenAPI document declares the body of an endpoint with input as required.
-        return if takes_input { Err(invalid("/", "a JSON body is required")) } else { Ok(Map::new()) };
+        // The OpenAPI document declares the body of such an endpoint as required.
+        return if takes_input && required { Err(invalid("/", "a JSON body is required")) } else { Ok(Map::new()) };
     }
     match serde_json::from_slice::<Value>(bytes) {
         Ok(Value::Object(map)) => Ok(map),

@@ -137,6 +137,18 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
             );
         }
         media(o, n, &subject, out);
+        if let (Some(oh), Some(nh)) = (&o.http, &n.http)
+            && o.input.is_some()
+            && n.input.is_some()
+            && oh.input_optional != nh.input_optional
+        {
+            let (rule, what) = if nh.input_optional {
+                ("request-body-made-optional", "the body may now be absent")
+            } else {
+                ("request-body-made-required", "the body must now be sent")
+            };
+            out.push(Consumer::Http, &subject, rule, what.to_owned());
+        }
         if let (Some(oh), Some(nh)) = (&o.http, &n.http) {
             exchange(oh, o.output.is_some(), nh, n.output.is_some(), &subject, out);
         }

@@ -71,6 +71,8 @@ rules! {
     "input-content-type-changed", Some(Breaking), None, "the media type of a request body changed (JSON, its `inputContentType`, or an upload)";
     "request-body-added", Some(Breaking), None, "the operation now reads a request body: a client that sent none sends the wrong request";
     "request-body-removed", Some(Warning), None, "the operation no longer reads a request body: what clients send is ignored";
+    "request-body-made-required", Some(Breaking), None, "a request body that could be absent must now be sent (`inputOptional` removed)";
+    "request-body-made-optional", Some(Info), None, "a request body may now be absent (`inputOptional`)";
     "response-media-type-changed", Some(Breaking), None, "the media type of the success answer changed (JSON, raw bytes or a stream)";
     "success-status-changed", Some(Breaking), None, "the status of a successful answer changed";
     "response-header-removed", Some(Breaking), None, "a documented response header is gone";

@@ -225,7 +225,8 @@ fn request_body(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Value
     }
     let input = op.input.as_ref()?;
     let media = http.input_content_type.as_deref().unwrap_or("application/json");
-    Some(json!({ "required": true, "content": { media: { "schema": present::schema(input, svc, style) } } }))
+    let required = !http.input_optional;
+    Some(json!({ "required": required, "content": { media: { "schema": present::schema(input, svc, style) } } }))
 }
 
 fn responses(op: &Operation, svc: &Service, style: Style<'_>) -> Value {

@@ -23,7 +23,8 @@ pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
     let pending = std::mem::take(&mut lowered.pending);
     // A form's fields are judged once every other rule has declared or rewritten them, with
     // the types as those rules left them.
-    let (forms, rest): (Vec<_>, Vec<_>) = pending.into_iter().partition(|(rule, ..)| *rule == Pending::FormInput);
+    let (forms, rest): (Vec<_>, Vec<_>) =
+        pending.into_iter().partition(|(rule, ..)| matches!(rule, Pending::FormInput | Pending::OptionalBody));
     let mut touched = apply(doc, rest, lowered);
     touched.extend(apply(doc, forms, lowered));
     touched
@@ -116,6 +117,21 @@ fn apply(doc: &mut J, pending: Rules, lowered: &mut Lowerings) -> BTreeSet<Strin
             }
             Pending::OneOf => one_of_once(doc, &out, &node, types, span, &src, lowered),
             Pending::FormInput => form_input(doc, &out, &node, types, span, &src, lowered),
+            Pending::OptionalBody => {
+                let Some(input) = node.get("input") else { continue };
+                match schema::first_violation(types, input, &json!({}), "input") {
+                    None => {
+                        if let Some(J::Object(e)) = doc.pointer_mut(&out) {
+                            e.insert("inputOptional".into(), J::Bool(true));
+                        }
+                    }
+                    Some(_) => lowered.warn(
+                        span,
+                        &src,
+                        "an optional request body whose schema requires a field is read as required".into(),
+                    ),
+                }
+            }
             Pending::QueryField | Pending::PathParam | Pending::PlacedScalar => {}
         }
         if lowered.count() > before
@@ -292,6 +308,7 @@ fn form_input(doc: &mut J, out: &str, node: &Node, types: Types<'_>, span: Span,
         if let Some(J::Object(e)) = doc.pointer_mut(out) {
             e.remove("input");
             e.remove("inputContentType");
+            e.remove("inputOptional");
         }
         lowered.warn(span, src, "a form body whose fields text cannot carry is not read".into());
         return;

@@ -141,6 +141,8 @@ pub(crate) enum Pending {
     PlacedScalar,
     /// The form input of the endpoint at `out` must be an object of fields text carries.
     FormInput,
+    /// The body of the endpoint at `out` is optional: `inputOptional` where its input takes `{}`.
+    OptionalBody,
     /// Every `required` name of the composed object schema at `out` must be declared.
     Required,
     /// No parameter of the endpoint at `out` may share its name with an input key.

@@ -147,6 +147,8 @@ pub struct Http {
     pub wildcard: bool,
     /// The parameters that are not in the path (`paramsIn`), in declaration order.
     pub params_in: Vec<ParamIn>,
+    /// `inputOptional`: the request body may be absent.
+    pub input_optional: bool,
     /// `inputContentType`: the JSON body's media type, when not `application/json`.
     pub input_content_type: Option<String>,
     /// The declared success status (`http.status` or `responseMeta.status`); `None`: the implied
@@ -547,7 +549,20 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         max_answer_bytes: l.value.max_answer_bytes.as_ref().map(|v| v.value),
     });
     let params_in = params_in(c, e);
-    Some(Http { method, path, template, params, wildcard, params_in, input_content_type, status, headers, limits })
+    let input_optional = e.input_optional.as_ref().is_some_and(|o| o.value);
+    Some(Http {
+        method,
+        path,
+        template,
+        params,
+        wildcard,
+        params_in,
+        input_optional,
+        input_content_type,
+        status,
+        headers,
+        limits,
+    })
 }
 
 /// The parameters `paramsIn` places, in the order `params` declares them (a mapping's order

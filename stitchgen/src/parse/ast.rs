@@ -369,6 +369,8 @@ pub struct Endpoint {
     pub content_type: Option<Sp<String>>,
     /// Media type of the JSON request body: `application/json` when absent, else a `…+json` type.
     pub input_content_type: Option<Sp<String>>,
+    /// The request body may be absent: read as an input with no field (which the input allows).
+    pub input_optional: Option<Sp<bool>>,
     /// The handler also gets the raw JSON text of the body (HTTP only).
     pub raw_body: Option<Sp<bool>>,
     /// A file upload (HTTP only).

@@ -417,6 +417,7 @@ impl DecodeEntry for Endpoint {
             raw_response: f.opt("rawResponse", diags),
             content_type: f.opt("contentType", diags),
             input_content_type: f.opt("inputContentType", diags),
+            input_optional: f.opt("inputOptional", diags),
             raw_body: f.opt("rawBody", diags),
             multipart: f.opt("multipart", diags),
             response_meta: f.opt("responseMeta", diags),

@@ -42,6 +42,7 @@ pub fn operation(op: &Operation, svc: &Service) -> rt::OperationDef {
         annotations: op.annotations.as_ref().map(|a| text(a.to_string())),
         param_keys: texts(param_keys(op, svc)),
         params_in: params_in(op),
+        input_optional: op.http.as_ref().is_some_and(|h| h.input_optional),
         params_schema: schema(op.params.as_ref()),
         input_schema: schema(op.input.as_ref()),
         output_schema: schema(op.output.as_ref()),

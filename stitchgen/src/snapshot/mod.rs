@@ -114,6 +114,9 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
             if let Some(ct) = &h.input_content_type {
                 row["inputContentType"] = json!(ct);
             }
+            if h.input_optional {
+                row["inputOptional"] = json!(true);
+            }
             if let Some(status) = h.status {
                 row["status"] = json!(status);
             }

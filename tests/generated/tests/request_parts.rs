@@ -10,7 +10,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
 use stitchgen_generated_tests::request_parts::{
-    self, delete_note, get_note_file, list_notes, send_message, update_note,
+    self, delete_note, get_note_file, list_notes, send_message, touch_note, update_note,
 };
 use stitchgen_runtime::client::{ClientError, HttpClient};
 use stitchgen_runtime::{AppError, Ctx, Surface};
@@ -60,6 +60,10 @@ impl request_parts::Handler for Echo {
     ) -> Result<send_message::Output, AppError> {
         self.keep(&params, serde_json::to_value(&input).unwrap());
         Ok(serde_json::from_value(json!({"id": "SM1", "text": input.body})).unwrap())
+    }
+    async fn touch_note(&self, _: &Ctx, params: touch_note::Params, input: touch_note::Input) -> Result<(), AppError> {
+        self.keep(&params, serde_json::to_value(&input).unwrap());
+        Ok(())
     }
     async fn get_note_file(&self, _: &Ctx, params: get_note_file::Params) -> Result<get_note_file::Output, AppError> {
         self.keep(&params, Value::Null);
@@ -248,6 +252,27 @@ async fn the_typed_client_sends_a_form() {
     let answer = client.send_message(&params, &input).await.unwrap();
     assert_eq!(serde_json::to_value(&answer).unwrap(), json!({"id": "SM1", "text": "héllo & bye=1"}));
     assert_eq!(echo.seen(), (json!({"account": "AC12ab"}), message()));
+}
+
+#[tokio::test]
+async fn an_optional_body_may_be_absent() {
+    let echo = Echo::default();
+    for body in ["", r#"{"reason":"seen"}"#] {
+        let req = Request::post("/request_parts/notes/n1/touch").header("content-type", "application/json");
+        let (status, answer) = send(&echo, req.body(Body::from(body)).unwrap()).await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");
+        let input = if body.is_empty() { json!({}) } else { json!({"reason": "seen"}) };
+        assert_eq!(echo.seen(), (json!({"id": "n1"}), input));
+    }
+    let req = Request::post("/request_parts/notes/n1/touch").header("content-type", "application/json");
+    let (status, answer) = send(&echo, req.body(Body::from("[]")).unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
+    let params: touch_note::Params = serde_json::from_value(json!({"id": "n2"})).unwrap();
+    client.touch_note(&params, &serde_json::from_value(json!({})).unwrap()).await.unwrap();
+    assert_eq!(echo.seen(), (json!({"id": "n2"}), json!({})));
+    let openapi: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/openapi.json"))).unwrap();
+    assert_eq!(openapi["paths"]["/request_parts/notes/{id}/touch"]["post"]["requestBody"]["required"], false);
 }
 
 #[test]

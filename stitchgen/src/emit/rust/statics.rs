@@ -87,6 +87,9 @@ pub(super) fn operation(def: &rt::OperationDef, texts: &Texts) -> TokenStream {
         let each = def.params_in.iter().map(|p| param_in(*p));
         fields.push(quote!(params_in: &[#(#each),*]));
     }
+    if def.input_optional {
+        fields.push(quote!(input_optional: true));
+    }
     if !def.errors.is_empty() {
         let errors = def.errors;
         fields.push(quote!(errors: &[#(#errors),*]));

@@ -345,7 +345,9 @@ impl<'d, 's> Endpoints<'d, 's> {
         let place = At { doc: at.doc, src: pointer, out: format!("{}/input", op.out) };
         let schema = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(s, &place, lowered));
         if body.get("required").and_then(Node::as_bool) != Some(true) {
-            lowered.warn(body.span, &at.pointer, "an optional request body is read as required".into());
+            // `inputOptional` where an absent body is an input the schema takes: known once the
+            // types are converted.
+            lowered.pending(Pending::OptionalBody, body.span, &at.pointer, &op.out);
         }
         let form = kinds::media(media.as_str().unwrap_or_default()) == Media::Form;
         if form {
