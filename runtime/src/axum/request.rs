@@ -28,7 +28,9 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     let query = crate::coerce::query_pairs(parts.uri.query().unwrap_or_default());
     let placed = placed(route.def.params_in, &query, &parts.headers)?;
     let params = crate::coerce::object(pairs.into_iter().chain(placed), route.def.param_fields);
-    let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE);
+    // A GET or DELETE whose contract names a body media type reads a body.
+    let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE)
+        && route.def.http_kind.input_content_type.is_none();
     if queried {
         // The query's other pairs are the input; a placed parameter's are not.
         let rest = query.into_iter().filter(|(k, _)| !route.def.params_in.iter().any(|p| p.name() == k && is_query(p)));

@@ -180,7 +180,7 @@ impl HttpClient {
         // Whatever else the caller checked: a request never leaves its route.
         crate::validation::path_segments(def, &request.params).map_err(ClientError::Invalid)?;
         let mut url = format!("{}{}", self.base, crate::wire::path(path, &request.params));
-        let queried = crate::wire::queried(method);
+        let queried = crate::wire::queried(method) && def.http_kind.input_content_type.is_none();
         let mut query: Vec<(String, String)> = self.query.clone();
         // A call that carries its caller's own credential carries none of this client's: the
         // origin judges the caller, never the caller beside the operator.

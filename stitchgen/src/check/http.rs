@@ -281,7 +281,7 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
                 );
             }
         }
-        if let Some(m) = e.method.as_ref().filter(|m| m.value.input_in_query()) {
+        if let Some(m) = e.method.as_ref().filter(|m| m.value.input_in_query() && !super::kinds::reads_body(e)) {
             let by = format!("{} sends input in the query string", m.value.as_str());
             check_query_input(cx.types, input, (m.value.as_str(), m.span, &by), diags);
         } else if let Some(ct) = e.input_content_type.as_ref().filter(|c| super::kinds::is_form_media_type(&c.value)) {
@@ -356,7 +356,7 @@ fn check_optional_input(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
     let Some(opt) = e.input_optional.as_ref().filter(|o| o.value) else { return };
     let bad = |msg: String| Diagnostic::new(Code::InvalidOptionalInput, opt.span, msg);
     let method = e.method.as_ref().map(|m| m.value);
-    if method.is_some_and(|m| !m.has_body()) || e.multipart.is_some() {
+    if !super::kinds::reads_body(e) || e.multipart.is_some() {
         let what = if e.multipart.is_some() { "an upload" } else { method.map_or("", |m| m.as_str()) };
         diags.push(
             bad(format!("`inputOptional` on {what}"))

@@ -164,9 +164,21 @@ pub(crate) fn media_essence(s: &str) -> String {
     s.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
 }
 
+/// Whether `e` reads a request body: POST, PUT and PATCH do; GET and DELETE when
+/// `inputContentType` says their input is a body (as some APIs' searches and deletes take one).
+pub(crate) fn reads_body(e: &Endpoint) -> bool {
+    match method_of(e).map(|m| m.value) {
+        Some(m) if m.has_body() => true,
+        Some(Method::Get | Method::Delete) => e.input_content_type.is_some(),
+        _ => false,
+    }
+}
+
 /// What reads a JSON request body needs: a method with a body, `input`, and no `multipart`.
+/// `inputContentType` gives GET and DELETE a body; `rawBody` does not.
 fn json_body(e: &Endpoint, span: Span, what: &str, code: Code, diags: &mut Diagnostics) {
-    if let Some(m) = method_of(e).filter(|m| !m.value.has_body()) {
+    let allowed = |m: Method| m.has_body() || (what == "inputContentType" && matches!(m, Method::Get | Method::Delete));
+    if let Some(m) = method_of(e).filter(|m| !allowed(m.value)) {
         diags.push(
             Diagnostic::new(code, span, format!("`{what}` on a {} endpoint", m.value.as_str()))
                 .label("no request body to read")

@@ -64,7 +64,7 @@ fn body(e: &Endpoint, max: &Sp<u64>, diags: &mut Diagnostics) {
     let method = e.method.as_ref().map(|m| m.value);
     if max.value == 0 {
         diags.push(zero(max, "maxBodyBytes"));
-    } else if method.is_some_and(|m| !m.has_body()) {
+    } else if !super::kinds::reads_body(e) {
         let m = method.map(|m| m.as_str()).unwrap_or_default();
         diags.push(invalid(
             max,

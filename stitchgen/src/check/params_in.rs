@@ -176,7 +176,8 @@ fn beside_query_input(
     name: &str,
     at: Span,
 ) -> Option<Diagnostic> {
-    let method = e.method.as_ref().filter(|m| location == KeyLocation::Query && m.value.input_in_query())?;
+    let in_query = |m: &Sp<crate::parse::ast::Method>| m.value.input_in_query() && !super::kinds::reads_body(e);
+    let method = e.method.as_ref().filter(|m| location == KeyLocation::Query && in_query(m))?;
     let input = e.input.as_ref()?;
     let (key, _) = schema::all_properties(&input.0, types).into_iter().find(|(k, _)| k.as_str() == Some(name))?;
     Some(

@@ -159,7 +159,7 @@ fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
         }
         out.push(p);
     }
-    if http.method.input_in_query()
+    if http.input_in_query
         && let Some(input) = &op.input
     {
         // The fields the runtime reads from the query: the same fact, so what is listed is read.
@@ -220,7 +220,7 @@ fn request_body(op: &Operation, svc: &Service, style: Style<'_>) -> Option<Value
         }
         return Some(json!({ "required": true, "content": { "multipart/form-data": media } }));
     }
-    if http.method.input_in_query() {
+    if http.input_in_query {
         return None;
     }
     let input = op.input.as_ref()?;

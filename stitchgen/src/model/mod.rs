@@ -149,6 +149,9 @@ pub struct Http {
     pub params_in: Vec<ParamIn>,
     /// `inputOptional`: the request body may be absent.
     pub input_optional: bool,
+    /// Whether the input is the query string: GET, HEAD and DELETE, unless `inputContentType`
+    /// makes it a body.
+    pub input_in_query: bool,
     /// `inputContentType`: the JSON body's media type, when not `application/json`.
     pub input_content_type: Option<String>,
     /// The declared success status (`http.status` or `responseMeta.status`); `None`: the implied
@@ -186,8 +189,7 @@ impl Operation {
         if self.http_kind.multipart.is_some() {
             return Some("multipart/form-data".into());
         }
-        let query = matches!(http.method, ast::Method::Get | ast::Method::Head | ast::Method::Delete);
-        (self.input.is_some() && !query)
+        (self.input.is_some() && !http.input_in_query)
             .then(|| http.input_content_type.clone().unwrap_or_else(|| "application/json".into()))
     }
 
@@ -550,6 +552,7 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
     });
     let params_in = params_in(c, e);
     let input_optional = e.input_optional.as_ref().is_some_and(|o| o.value);
+    let input_in_query = method.input_in_query() && e.input_content_type.is_none();
     Some(Http {
         method,
         path,
@@ -558,6 +561,7 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         wildcard,
         params_in,
         input_optional,
+        input_in_query,
         input_content_type,
         status,
         headers,

@@ -125,8 +125,7 @@ fn text_fields(op: &Operation, svc: &Service) -> (Fields, Fields, Fields) {
         .as_ref()
         .and_then(|h| h.input_content_type.as_deref())
         .is_some_and(crate::check::kinds::is_form_media_type);
-    let from_text =
-        op.http.as_ref().is_some_and(|h| h.method.input_in_query()) || op.http_kind.multipart.is_some() || form;
+    let from_text = op.http.as_ref().is_some_and(|h| h.input_in_query) || op.http_kind.multipart.is_some() || form;
     let input = if from_text { of(&op.input) } else { Vec::new() };
     let flags = if op.surfaces.contains(&Surface::Cli) { super::tool_fields(op, svc) } else { Vec::new() };
     (field_defs(of(&op.params)), field_defs(input), field_defs(flags))
@@ -157,7 +156,14 @@ fn http_kind(op: &Operation, svc: &Service) -> rt::HttpKindDef {
         raw_response: k.raw_response.is_some(),
         content_type: k.raw_response.clone().flatten().map(text),
         raw_body: k.raw_body,
-        input_content_type: http.and_then(|h| h.input_content_type.as_deref()).map(text),
+        // A JSON body on GET or DELETE is named, so the adapter and the client read and write a
+        // body there, not the query.
+        input_content_type: http
+            .and_then(|h| {
+                let body_on_query_method = h.method.input_in_query() && !h.input_in_query;
+                h.input_content_type.as_deref().or(body_on_query_method.then_some("application/json"))
+            })
+            .map(text),
         multipart: k.multipart.as_ref().map(|m| rt::MultipartDef {
             files: Vec::leak(
                 m.files

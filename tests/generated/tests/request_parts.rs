@@ -10,7 +10,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
 use stitchgen_generated_tests::request_parts::{
-    self, delete_note, get_note_file, list_notes, send_message, touch_note, update_note,
+    self, delete_note, get_note_file, list_notes, purge_notes, search_notes, send_message, touch_note, update_note,
 };
 use stitchgen_runtime::client::{ClientError, HttpClient};
 use stitchgen_runtime::{AppError, Ctx, Surface};
@@ -63,6 +63,14 @@ impl request_parts::Handler for Echo {
     }
     async fn touch_note(&self, _: &Ctx, params: touch_note::Params, input: touch_note::Input) -> Result<(), AppError> {
         self.keep(&params, serde_json::to_value(&input).unwrap());
+        Ok(())
+    }
+    async fn search_notes(&self, _: &Ctx, input: search_notes::Input) -> Result<search_notes::Output, AppError> {
+        self.keep(&Value::Null, serde_json::to_value(&input).unwrap());
+        Ok(serde_json::from_value(json!({"items": []})).unwrap())
+    }
+    async fn purge_notes(&self, _: &Ctx, input: purge_notes::Input) -> Result<(), AppError> {
+        self.keep(&Value::Null, serde_json::to_value(&input).unwrap());
         Ok(())
     }
     async fn get_note_file(&self, _: &Ctx, params: get_note_file::Params) -> Result<get_note_file::Output, AppError> {
@@ -273,6 +281,32 @@ async fn an_optional_body_may_be_absent() {
     assert_eq!(echo.seen(), (json!({"id": "n2"}), json!({})));
     let openapi: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/openapi.json"))).unwrap();
     assert_eq!(openapi["paths"]["/request_parts/notes/{id}/touch"]["post"]["requestBody"]["required"], false);
+}
+
+#[tokio::test]
+async fn get_and_delete_read_a_json_body_where_the_contract_says_so() {
+    let echo = Echo::default();
+    let filter = json!({"filter": {"text": "a", "ids": ["n1", "n2"]}});
+    let req = Request::get("/request_parts/notes/search?filter=ignored").header("content-type", "application/json");
+    let (status, body) = send(&echo, req.body(Body::from(filter.to_string())).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(echo.seen(), (Value::Null, filter.clone()));
+    let (status, body) = send(&echo, Request::get("/request_parts/notes/search").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "a required body: {body}");
+    let (status, body) = send(&echo, Request::delete("/request_parts/notes").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "an optional body: {body}");
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
+    let answer = client.search_notes(&serde_json::from_value(filter.clone()).unwrap()).await.unwrap();
+    assert_eq!(serde_json::to_value(&answer).unwrap(), json!({"items": []}));
+    assert_eq!(echo.seen(), (Value::Null, filter));
+    let purge = json!({"ids": ["n1"], "grace_seconds": 0});
+    client.purge_notes(&serde_json::from_value(purge.clone()).unwrap()).await.unwrap();
+    assert_eq!(echo.seen(), (Value::Null, purge));
+    let openapi: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/openapi.json"))).unwrap();
+    let search = &openapi["paths"]["/request_parts/notes/search"]["get"];
+    assert!(search.get("parameters").is_none(), "{search}");
+    assert_eq!(search["requestBody"]["required"], true);
+    assert_eq!(openapi["paths"]["/request_parts/notes"]["delete"]["requestBody"]["required"], false);
 }
 
 #[test]

@@ -222,7 +222,9 @@ impl<'d, 's> Endpoints<'d, 's> {
         let mut placed = placed::Placed::default();
         let mut query = Map::new();
         let mut required = Vec::new();
-        let query_input = matches!(op.method, "get" | "delete" | "head");
+        // A GET or DELETE with a body reads its input from the body: its query parameters are
+        // placed beside it.
+        let query_input = matches!(op.method, "get" | "delete" | "head") && !body_on_query_method(op);
         for (loc, p) in params {
             let name = p.get("name").and_then(Node::as_str).unwrap_or_default();
             let place = p.get("in").and_then(Node::as_str).unwrap_or_default();
@@ -317,7 +319,7 @@ impl<'d, 's> Endpoints<'d, 's> {
         let Some(body) = op.node.get("requestBody") else { return };
         let at = Loc { doc: op.loc.doc, pointer: format!("{}/requestBody", op.loc.pointer) };
         let (at, body) = self.docs.deref(at, body);
-        if !matches!(op.method, "post" | "put" | "patch") {
+        if !matches!(op.method, "post" | "put" | "patch") && !body_on_query_method(op) {
             lowered.warn(body.span, &at.pointer, format!("a request body on {} is not read", op.method.to_uppercase()));
             return;
         }
@@ -364,6 +366,10 @@ impl<'d, 's> Endpoints<'d, 's> {
         let media = media.as_str().unwrap_or_default();
         if form || (media_essence(media) != "application/json" && is_json_media_type(media)) {
             e.insert("inputContentType".into(), J::String(media.to_owned()));
+        } else if body_on_query_method(op) {
+            // On GET and DELETE the media type is what says the input is a body.
+            let json = if is_json_media_type(media) { media } else { "application/json" };
+            e.insert("inputContentType".into(), J::String(json.to_owned()));
         }
     }
 
@@ -550,7 +556,7 @@ fn query_constants(query: &str) -> Vec<(String, String)> {
 /// the contract reads no query parameter, it is dropped.
 fn constant_query(op: &Op<'_>, constants: &[(String, String)], e: &mut Map<String, J>, lowered: &mut Lowerings) {
     for (name, value) in constants {
-        if !matches!(op.method, "get" | "delete" | "head") {
+        if !matches!(op.method, "get" | "delete" | "head") || body_on_query_method(op) {
             placed::constant(name, value, e);
             let why = format!("the query string `{name}={value}` in the path is read as a required constant parameter");
             lowered.warn(op.path_span, &op.loc.pointer, why);
@@ -567,6 +573,12 @@ fn constant_query(op: &Op<'_>, constants: &[(String, String)], e: &mut Map<Strin
         let why = format!("the query string `{name}={value}` in the path is read as a required constant query field");
         lowered.warn(op.path_span, &op.loc.pointer, why);
     }
+}
+
+/// Whether `op` is a GET or DELETE with a request body (Kubernetes' deletes take
+/// `DeleteOptions`, some searches a JSON filter): its input is the body.
+fn body_on_query_method(op: &Op<'_>) -> bool {
+    matches!(op.method, "get" | "delete") && op.node.get("requestBody").is_some()
 }
 
 fn param_id(p: &Node) -> (Option<&str>, Option<&str>) {
