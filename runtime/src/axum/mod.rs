@@ -201,7 +201,7 @@ fn axum_path(path: &str) -> (String, Vec<Slot>) {
     let segments: Vec<String> = path
         .split('/')
         .map(|seg| {
-            let Some(p) = crate::def::path_param(seg) else { return seg.to_owned() };
+            let Some(p) = crate::def::path_param(seg) else { return percent_encoded(seg) };
             // A parameter with text around it is routed on its whole segment (the router
             // matches whole segments), its text checked when the request is read.
             let slot = format!("{{{}p{}}}", if p.wildcard { "*" } else { "" }, slots.len());
@@ -210,6 +210,23 @@ fn axum_path(path: &str) -> (String, Vec<Slot>) {
         })
         .collect();
     (segments.join("/"), slots)
+}
+
+/// A literal segment as a request's path carries it: bytes beyond ASCII percent-encoded as
+/// UTF-8 (`menü` → `men%C3%BC`), the form clients send; ASCII as written.
+fn percent_encoded(seg: &str) -> String {
+    let mut out = String::with_capacity(seg.len());
+    for c in seg.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut buf = [0; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
 }
 
 /// A path parameter's slot in the route: its name, and the text around it in its segment.

@@ -23,9 +23,11 @@ pub(crate) enum Seg {
     Wild(String),
 }
 
-/// Characters a literal path segment may hold without percent-encoding (RFC 3986 pchar).
+/// Characters a literal path segment may hold: RFC 3986 pchar unencoded, and letters and digits
+/// beyond ASCII (an IRI's, `/menü`), which the HTTP adapter routes and clients send
+/// percent-encoded as UTF-8.
 pub(crate) fn is_pchar(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "-._~!$&'()+,;=:@".contains(c)
+    c.is_ascii_alphanumeric() || "-._~!$&'()+,;=:@".contains(c) || (!c.is_ascii() && c.is_alphanumeric())
 }
 
 /// The span of bytes `lo..hi` inside a string value, when the source spelling allows it.

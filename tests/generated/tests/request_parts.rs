@@ -10,7 +10,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
 use stitchgen_generated_tests::request_parts::{
-    self, delete_note, get_note_file, list_notes, purge_notes, search_notes, send_message, touch_note, update_note,
+    self, delete_note, get_menu, get_note_file, list_notes, purge_notes, search_notes, send_message, touch_note,
+    update_note,
 };
 use stitchgen_runtime::client::{ClientError, HttpClient};
 use stitchgen_runtime::{AppError, Ctx, Surface};
@@ -72,6 +73,9 @@ impl request_parts::Handler for Echo {
     async fn purge_notes(&self, _: &Ctx, input: purge_notes::Input) -> Result<(), AppError> {
         self.keep(&Value::Null, serde_json::to_value(&input).unwrap());
         Ok(())
+    }
+    async fn get_menu(&self, _: &Ctx) -> Result<get_menu::Output, AppError> {
+        Ok(serde_json::from_value(json!({"id": "menu", "text": "ü"})).unwrap())
     }
     async fn get_note_file(&self, _: &Ctx, params: get_note_file::Params) -> Result<get_note_file::Output, AppError> {
         self.keep(&params, Value::Null);
@@ -307,6 +311,16 @@ async fn get_and_delete_read_a_json_body_where_the_contract_says_so() {
     assert!(search.get("parameters").is_none(), "{search}");
     assert_eq!(search["requestBody"]["required"], true);
     assert_eq!(openapi["paths"]["/request_parts/notes"]["delete"]["requestBody"]["required"], false);
+}
+
+#[tokio::test]
+async fn a_segment_beyond_ascii_is_routed_percent_encoded() {
+    let echo = Echo::default();
+    let (status, body) = send(&echo, Request::get("/request_parts/men%C3%BC").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
+    let answer = client.get_menu().await.unwrap();
+    assert_eq!(serde_json::to_value(&answer).unwrap(), json!({"id": "menu", "text": "ü"}));
 }
 
 #[test]
