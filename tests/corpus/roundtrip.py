@@ -38,7 +38,7 @@ READINGS = {
     "other-media": "a media type the round trip does not have: non-JSON alternatives beside JSON are not read",
     "stream-frames": "stream frames in the runtime's envelope, `oneOf` item/error: the frames' wire format changes",
     "request-media": "a request media type that is not the one the original names",
-    "required-any": "a `required` name no property declares, declared as `{}`: no change, Optic sees it appear",
+    "required-any": "a `required` name no property declares, declared as `{}` (in a form, a string): no change, Optic sees it appear",
     "query-not-scalar": "a non-scalar query parameter read as `{type: string}`: accepts more",
     "header-not-scalar": "a non-scalar header or cookie parameter read as `{type: string}`: accepts more",
     "nullable-in-union": "3.0 `nullable: true` spelled `type: [T, \"null\"]` inside a union: Optic compares branch types",
@@ -242,7 +242,9 @@ def schema_reading(f, docs, original, after, segs, op, rule, msg):
         a_content = docs.at(after, op + "/requestBody/content")
         if isinstance(b_content, dict) and isinstance(a_content, dict) and set(b_content) != set(a_content):
             return "request-media"
-    if rule == "prevent changing request property to required" and before_node is None and after_node == {}:
+    # Declared as any value; in a form, whose fields are text, as a string.
+    form_string = after_node == {"type": "string"} and "application/x-www-form-urlencoded" in segs
+    if rule == "prevent changing request property to required" and before_node is None and (after_node == {} or form_string):
         return "required-any"
     for place in ("query", "header", "cookie"):
         if f"{place} parameters type" in rule and isinstance(before_node, dict) and isinstance(after_node, dict):
