@@ -47,34 +47,63 @@ pub(crate) fn read_query(query: &str, fields: &[FieldDef]) -> serde_json::Map<St
     object(query_pairs(query), fields)
 }
 
-/// Text pairs (`key=value`, repeated keys allowed) as a JSON object: a key whose field repeats
-/// collects every value; any other key repeated becomes an array, which validation refuses.
+/// Text pairs (`key=value`, repeated keys allowed) as a JSON object: a key whose field is a list
+/// collects every value; one whose field is a value or a list (`oneOf: [integer, array]`) is the
+/// value when it comes once and the list when repeated; any other key repeated becomes an array,
+/// which validation refuses.
 #[cfg(feature = "axum")]
 pub(crate) fn object(
     pairs: impl IntoIterator<Item = (String, String)>,
     fields: &[FieldDef],
 ) -> serde_json::Map<String, Value> {
-    let mut out = serde_json::Map::new();
+    // Each key's texts, in the order keys first came; found by an index, so a body of many
+    // distinct keys costs n log n, not n².
+    let mut texts: Vec<(String, Vec<String>)> = Vec::new();
+    let mut at: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for (key, text) in pairs {
-        let field = fields.iter().find(|f| f.name == key);
-        let value = match field {
-            Some(f) if f.repeats() => scalar(&text, f.items),
-            Some(f) => scalar(&text, f.types),
-            None => Value::String(text),
-        };
-        let array = field.is_some_and(FieldDef::repeats);
-        match out.get_mut(&key) {
-            Some(Value::Array(items)) if array => items.push(value),
-            Some(existing) => {
-                let first = existing.take();
-                *existing = Value::Array(vec![first, value]);
-            }
-            None if array => {
-                out.insert(key, Value::Array(vec![value]));
-            }
+        match at.get(&key) {
+            Some(&i) => texts[i].1.push(text),
             None => {
-                out.insert(key, value);
+                at.insert(key.clone(), texts.len());
+                texts.push((key, vec![text]));
             }
+        }
+    }
+    let mut out = serde_json::Map::new();
+    for (key, values) in texts {
+        let field = fields.iter().find(|f| f.name == key);
+        let one = field.map_or(&[][..], |f| f.types).iter().any(|t| *t != "array");
+        let value = match (field, values.as_slice()) {
+            (Some(f), [text]) if one || !f.repeats() => scalar(text, f.types),
+            (Some(f), _) if f.repeats() => Value::Array(values.iter().map(|t| scalar(t, f.items)).collect()),
+            (Some(f), _) => Value::Array(values.iter().map(|t| scalar(t, f.types)).collect()),
+            (None, [text]) => Value::String(text.clone()),
+            (None, _) => Value::Array(values.into_iter().map(Value::String).collect()),
+        };
+        out.insert(key, value);
+    }
+    out
+}
+
+/// `property` of a `name[property]` query pair's key, when the key is `name`'s.
+#[cfg(feature = "axum")]
+pub(crate) fn deep_property<'k>(key: &'k str, name: &str) -> Option<&'k str> {
+    key.strip_prefix(name)?.strip_prefix('[')?.strip_suffix(']')
+}
+
+/// The objects placed in the query as `name[property]=value` pairs, by key, each property read
+/// by its field as a query input is; an object none of whose pairs came is absent.
+#[cfg(feature = "axum")]
+pub(crate) fn deep_objects(params_in: &[crate::ParamIn], query: &[(String, String)]) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for p in params_in {
+        let crate::ParamIn::DeepObject(key, name, fields) = p else { continue };
+        let pairs: Vec<(String, String)> = query
+            .iter()
+            .filter_map(|(k, v)| deep_property(k, name).map(|property| (property.to_owned(), v.clone())))
+            .collect();
+        if !pairs.is_empty() {
+            out.push(((*key).to_owned(), Value::Object(object(pairs, fields))));
         }
     }
     out

@@ -203,6 +203,9 @@ pub enum Credential {
 pub enum ParamIn {
     /// In the query string, beside the body or the query input (repeated for a list).
     Query(&'static str, &'static str),
+    /// An object in the query string, one `name[property]=value` pair per property (OpenAPI's
+    /// `style: deepObject`; a list property repeats its pair), each property read by its field.
+    DeepObject(&'static str, &'static str, &'static [FieldDef]),
     /// A request header (its name matched in any case).
     Header(&'static str, &'static str),
     /// A cookie.
@@ -213,14 +216,14 @@ impl ParamIn {
     /// The parameter's key among the arguments (a property of `params`).
     pub fn key(self) -> &'static str {
         match self {
-            ParamIn::Query(k, _) | ParamIn::Header(k, _) | ParamIn::Cookie(k, _) => k,
+            ParamIn::Query(k, _) | ParamIn::DeepObject(k, ..) | ParamIn::Header(k, _) | ParamIn::Cookie(k, _) => k,
         }
     }
 
     /// Its name on the wire.
     pub fn name(self) -> &'static str {
         match self {
-            ParamIn::Query(_, n) | ParamIn::Header(_, n) | ParamIn::Cookie(_, n) => n,
+            ParamIn::Query(_, n) | ParamIn::DeepObject(_, n, _) | ParamIn::Header(_, n) | ParamIn::Cookie(_, n) => n,
         }
     }
 }

@@ -44,7 +44,11 @@ pub(crate) fn path(path: &str, params: &Value) -> String {
 /// The query pairs of an input object: a list repeats its key once per item, an object is its
 /// JSON text, a scalar its text.
 pub(crate) fn query_pairs(input: &Value) -> Vec<(String, String)> {
-    let Some(map) = input.as_object() else { return Vec::new() };
+    input.as_object().map(object_pairs).unwrap_or_default()
+}
+
+/// [`query_pairs`] of an object.
+fn object_pairs(map: &serde_json::Map<String, Value>) -> Vec<(String, String)> {
     let mut pairs = Vec::new();
     for (key, value) in map {
         match value {
@@ -78,6 +82,14 @@ pub(crate) fn placed(params_in: &[crate::ParamIn], params: &Value) -> Result<Pla
             crate::ParamIn::Query(_, name) => {
                 let values = value.as_array().map_or_else(|| vec![value], |items| items.iter().collect());
                 out.query.extend(values.into_iter().map(|v| ((*name).to_owned(), text(v))));
+            }
+            crate::ParamIn::DeepObject(_, name, _) => {
+                // Validation let only an object through; anything else is sent as one pair.
+                let Some(map) = value.as_object() else {
+                    out.query.push(((*name).to_owned(), text(value)));
+                    continue;
+                };
+                out.query.extend(object_pairs(map).into_iter().map(|(k, v)| (format!("{name}[{k}]"), v)));
             }
             crate::ParamIn::Header(key, name) => out.headers.push((name, field_text(key, value, false)?)),
             crate::ParamIn::Cookie(key, name) => out.cookies.push((name, field_text(key, value, true)?)),

@@ -411,6 +411,52 @@ pub fn is_scalar(node: &Node, types: Types<'_>) -> bool {
     scalar_within(node, types, 8)
 }
 
+/// Whether text pairs can carry the schema (references followed): a scalar, a list of scalars
+/// (its name repeated), or a union whose every branch but `null` is one of those (Discord's
+/// `oneOf: [string, array of ids]`): the value read is then the first branch it parses as.
+pub fn query_encodable(node: &Node, types: Types<'_>) -> bool {
+    encodable_within(node, types, 8)
+}
+
+/// Why text pairs cannot carry the schema as a `deepObject` (one `name[property]=value` pair
+/// per property): it is not an object, a property is not [`query_encodable`], or its
+/// `additionalProperties` are not strings (a property no field names is read as text).
+pub fn deep_object_fault(node: &Node, types: Types<'_>) -> Option<String> {
+    if !is_object(node, types) {
+        return Some("not an object".into());
+    }
+    let properties = all_properties(node, types);
+    if let Some((property, _)) = properties.iter().find(|(_, v)| !query_encodable(v, types)) {
+        let name = property.as_str().unwrap_or_default();
+        return Some(format!("property `{name}` is not a scalar, enum or array of scalars"));
+    }
+    let extra = types.resolve(node).get("additionalProperties").filter(|a| a.as_bool().is_none());
+    let text = |a: &Node| {
+        let a = types.resolve(a);
+        type_set(a).map_or_else(|| value_types(a).is_some_and(|t| t == ["string"].into()), |t| t.contains("string"))
+    };
+    extra
+        .is_some_and(|a| !text(a))
+        .then(|| "its `additionalProperties` are not strings, which unnamed properties are read as".into())
+}
+
+fn encodable_within(node: &Node, types: Types<'_>, depth: usize) -> bool {
+    if is_scalar(node, types) {
+        return true;
+    }
+    let v = types.resolve(node);
+    if type_set(v).is_some_and(|t| t.contains("array")) {
+        return v.get("items").is_some_and(|i| is_scalar(i, types));
+    }
+    let union = v.get("oneOf").or_else(|| v.get("anyOf")).and_then(Node::as_seq).filter(|b| !b.is_empty());
+    let null = |b: &Node| type_set(types.resolve(b)).is_some_and(|t| t.len() == 1 && t.contains("null"));
+    depth > 0
+        && type_set(v).is_none()
+        && union.is_some_and(|bs| {
+            bs.iter().all(|b| null(b) || encodable_within(b, types, depth - 1)) && bs.iter().any(|b| !null(b))
+        })
+}
+
 /// [`is_scalar`], opening at most `depth` levels of `oneOf`/`anyOf` (every branch a scalar:
 /// a union of scalars, such as an id that is an integer or a string) and `allOf` (one scalar
 /// part constrains the whole).

@@ -107,8 +107,10 @@ const TOOLS: &[(&str, usize)] = &[
 
 /// Query fields the runtime reads as `openapi.json` lists them (of GET, HEAD and DELETE input,
 /// and parameters placed in the query beside a body), over the whole corpus (with `--expose`).
+/// A field listed as a union (Discord's four value-or-list ids, read as strings before
+/// 2026-12-06) names no one type to agree on: it is held to its name and round trip only.
 static QUERY_FIELDS: AtomicUsize = AtomicUsize::new(0);
-const QUERY_FIELDS_AGREED: usize = 3225;
+const QUERY_FIELDS_AGREED: usize = 3221;
 
 /// The request-side lowerings `import` still makes (W0900), by what each message says: parts of a
 /// request a real API accepts that the contract does not send or read as described.
@@ -126,14 +128,15 @@ const REQUEST_LOWERINGS: [(&str, &str); 8] = [
 /// [`REQUEST_LOWERINGS`] counted per document (by its first word), in that order, measured
 /// 2026-12-06 with `--expose`. Query parameters beside a body and header and cookie parameters
 /// are read now (`paramsIn`), form bodies and bodies on GET and DELETE (`inputContentType`) and
-/// parameters with text around them in their segment: their columns are zero. An optional body is `inputOptional` where its
+/// parameters with text around them in their segment: their columns are zero; a query value
+/// that is a value or a list (Discord's ids) is read as written, a `deepObject` as its pairs. An optional body is `inputOptional` where its
 /// input takes `{}`; the ones counted require a field (the handler would need no input at all). `placed-refused`: headers a contract may
 /// not place, here DigitalOcean's `Accept` and `Content-Type`, which OpenAPI itself ignores. The
 /// other columns are what is left to read.
 const REQUEST_LOWERED: &[(&str, [usize; 8])] = &[
     ("box", [0, 0, 0, 73, 0, 0, 1, 0]),
     ("digitalocean", [0, 0, 2, 27, 0, 0, 0, 0]),
-    ("discord", [0, 0, 0, 0, 0, 0, 4, 0]),
+    ("discord", [0, 0, 0, 0, 0, 0, 0, 0]),
     ("hetzner", [0, 0, 0, 0, 0, 0, 0, 0]),
     ("kubernetes", [0, 0, 0, 0, 0, 0, 0, 0]),
     ("mastodon", [0, 0, 0, 0, 0, 0, 0, 0]),
@@ -151,6 +154,7 @@ fn request_lowerings(imported: &stitchgen::import::Imported) -> [usize; 8] {
         for (i, (what, says)) in REQUEST_LOWERINGS.iter().enumerate() {
             let hit = match *what {
                 "placed-refused" => placed && !d.message.contains("the contract declares path"),
+                "object-query" => d.message.contains(says) || d.message.starts_with("a deepObject query parameter"),
                 _ => d.message.contains(says),
             };
             counts[i] += usize::from(hit);

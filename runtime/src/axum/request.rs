@@ -27,13 +27,14 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     }
     let query = crate::coerce::query_pairs(parts.uri.query().unwrap_or_default());
     let placed = placed(route.def.params_in, &query, &parts.headers)?;
-    let params = crate::coerce::object(pairs.into_iter().chain(placed), route.def.param_fields);
+    let mut params = crate::coerce::object(pairs.into_iter().chain(placed), route.def.param_fields);
+    params.extend(crate::coerce::deep_objects(route.def.params_in, &query));
     // A GET or DELETE whose contract names a body media type reads a body.
     let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE)
         && route.def.http_kind.input_content_type.is_none();
     if queried {
         // The query's other pairs are the input; a placed parameter's are not.
-        let rest = query.into_iter().filter(|(k, _)| !route.def.params_in.iter().any(|p| p.name() == k && is_query(p)));
+        let rest = query.into_iter().filter(|(k, _)| !route.def.params_in.iter().any(|p| in_query(p, k)));
         return Ok(call(params, crate::coerce::object(rest, route.def.input_fields), Call::default()));
     }
     if let Some(multipart) = &route.def.http_kind.multipart {
@@ -58,8 +59,14 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     Ok(call(params, input, Call { raw_body, ..Call::default() }))
 }
 
-fn is_query(p: &ParamIn) -> bool {
-    matches!(p, ParamIn::Query(..))
+/// Whether the query pair named `key` is the parameter `p`'s (for an object, one of its
+/// `name[property]` pairs).
+fn in_query(p: &ParamIn, key: &str) -> bool {
+    match p {
+        ParamIn::Query(_, name) => key == *name,
+        ParamIn::DeepObject(_, name, _) => crate::coerce::deep_property(key, name).is_some(),
+        ParamIn::Header(..) | ParamIn::Cookie(..) => false,
+    }
 }
 
 /// The parameters placed outside the path, as `(key, text)` pairs: from the query, the headers
@@ -76,6 +83,8 @@ fn placed(
             ParamIn::Query(_, name) => {
                 out.extend(query.iter().filter(|(k, _)| k == name).map(|(_, v)| (key.clone(), v.clone())));
             }
+            // Read whole, with its properties' fields, by `coerce::deep_objects`.
+            ParamIn::DeepObject(..) => {}
             ParamIn::Header(_, name) => {
                 for value in headers.get_all(*name) {
                     let text =

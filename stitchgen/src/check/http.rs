@@ -404,13 +404,7 @@ fn check_query_input(types: Types<'_>, input: &Schema, (m, at, by): (&str, Span,
         );
         return;
     }
-    let flat = |value: &Node| {
-        schema::is_scalar(value, types) || {
-            let v = types.resolve(value);
-            schema::type_set(v).is_some_and(|t| t.contains("array"))
-                && v.get("items").is_some_and(|i| schema::is_scalar(i, types))
-        }
-    };
+    let flat = |value: &Node| schema::query_encodable(value, types);
     for (key, value) in schema::all_properties(&input.0, types) {
         if !flat(value) {
             diags.push(

@@ -4,7 +4,7 @@
 
 use super::Cx;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::parse::ast::{Endpoint, KeyLocation, SchemeType, Sp};
+use crate::parse::ast::{Endpoint, KeyLocation, QueryStyle, SchemeType, Sp};
 use crate::parse::node::Node;
 use crate::schema::{self, Types};
 use crate::source::Span;
@@ -71,7 +71,8 @@ pub(super) fn check(cx: &Cx<'_>, e: &Endpoint, path: &[(&str, Span)], diags: &mu
             diags.push(d);
             continue;
         }
-        if let Some(d) = carried(cx.types, location, key, value) {
+        let style = p.value.style.as_ref();
+        if let Some(d) = carried(cx.types, (location, style), key, value) {
             diags.push(d);
         }
         let same = |l: KeyLocation, n: &str| {
@@ -128,24 +129,53 @@ fn wire_name(location: KeyLocation, name: &str, at: Span) -> Option<Diagnostic> 
 }
 
 /// A value its location's text cannot carry: a header or cookie holds one scalar, a query
-/// parameter a scalar or a repeated one.
-fn carried(types: Types<'_>, location: KeyLocation, key: &Sp<String>, value: &Node) -> Option<Diagnostic> {
-    if schema::is_scalar(value, types) {
-        return None;
+/// parameter a scalar or a repeated one, or (`style: deepObject`) an object of those; a style
+/// is a query parameter's alone.
+fn carried(
+    types: Types<'_>,
+    (location, style): (KeyLocation, Option<&Sp<QueryStyle>>),
+    key: &Sp<String>,
+    value: &Node,
+) -> Option<Diagnostic> {
+    if let Some(style) = style.filter(|_| location != KeyLocation::Query) {
+        return Some(
+            bad(style.span, format!("a {} has no `style`", location_word(location)))
+                .label("only a query parameter's value is written in a style")
+                .help("remove `style`"),
+        );
     }
-    let repeated = {
-        let v = types.resolve(value);
-        schema::type_set(v).is_some_and(|t| t.contains("array"))
-            && v.get("items").is_some_and(|i| schema::is_scalar(i, types))
+    if style.is_some_and(|s| s.value == QueryStyle::DeepObject) {
+        return deep_object(types, key, value);
+    }
+    let encodable = match location {
+        KeyLocation::Query => schema::query_encodable(value, types),
+        KeyLocation::Header | KeyLocation::Cookie => schema::is_scalar(value, types),
     };
-    if location == KeyLocation::Query && repeated {
+    if encodable {
         return None;
     }
-    let what = if location == KeyLocation::Query { "a scalar, enum or array of scalars" } else { "a scalar or enum" };
+    let (what, help) = match location {
+        KeyLocation::Query if schema::is_object(value, types) => (
+            "a scalar, enum or array of scalars",
+            "write it `style: deepObject` (`name[property]=value`), flatten it into scalars, or send it in the body",
+        ),
+        KeyLocation::Query => ("a scalar, enum or array of scalars", "flatten it into scalars, or send it in the body"),
+        _ => ("a scalar or enum", "flatten it into scalars, or send it in the body"),
+    };
     Some(
         bad(key.span, format!("`{}` cannot travel as a {}", key.value, location_word(location)))
             .label(format!("not {what}"))
-            .help("flatten it into scalars, or send it in the body"),
+            .help(help),
+    )
+}
+
+/// A `deepObject` value text pairs cannot carry ([`schema::deep_object_fault`]).
+fn deep_object(types: Types<'_>, key: &Sp<String>, value: &Node) -> Option<Diagnostic> {
+    let fault = schema::deep_object_fault(value, types)?;
+    Some(
+        bad(key.span, format!("`{}` cannot travel as a deepObject query parameter", key.value))
+            .label(fault)
+            .help("make it an object of scalars and lists of scalars, or send it in the body"),
     )
 }
 

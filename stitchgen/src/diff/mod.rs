@@ -227,14 +227,8 @@ fn exchange(
     // schema's change (or the route's) to report.
     for p in &old.params_in {
         let Some(n) = new.params_in.iter().find(|n| n.key == p.key) else { continue };
-        if (p.location, &p.name) != (n.location, &n.name) {
-            let (a, b) = (p.location_str(), n.location_str());
-            out.push(
-                Consumer::Http,
-                subject,
-                "param-moved",
-                format!("`{}`: {a} `{}` → {b} `{}`", p.key, p.name, n.name),
-            );
+        if (p.location, &p.name, p.style) != (n.location, &n.name, n.style) {
+            out.push(Consumer::Http, subject, "param-moved", format!("`{}`: {} → {}", p.key, p.wire(), n.wire()));
         }
     }
 }

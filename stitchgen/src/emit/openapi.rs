@@ -154,6 +154,9 @@ fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
         let schema = present::schema(&f.schema, svc, style);
         let mut p =
             json!({ "name": placed.name, "in": placed.location_str(), "required": f.required, "schema": schema });
+        if let Some(style) = placed.style_str() {
+            (p["style"], p["explode"]) = (json!(style), json!(true));
+        }
         if let Some(d) = f.schema.get("description") {
             p["description"] = d.clone();
         }

@@ -51,7 +51,7 @@ fn apply(doc: &mut J, pending: Rules, lowered: &mut Lowerings) -> BTreeSet<Strin
                     lowered.warn(span, &src, format!("a `default` that breaks its own schema is dropped: {why}"));
                 }
             }
-            Pending::QueryField if !query_encodable(&node, types) => {
+            Pending::QueryField if !schema::query_encodable(&node, types) => {
                 replace_with_string(doc, &out);
                 lowered.warn(
                     span,
@@ -59,6 +59,7 @@ fn apply(doc: &mut J, pending: Rules, lowered: &mut Lowerings) -> BTreeSet<Strin
                     "a query parameter that is not a scalar or a list of scalars is read as a string".into(),
                 );
             }
+            Pending::DeepObject => deep_object(doc, &out, &node, types, span, &src, lowered),
             Pending::PathParam if !schema::is_scalar(&node, types) => {
                 replace_with_string(doc, &out);
                 lowered.warn(span, &src, "a path parameter that is not a scalar is read as a string".into());
@@ -266,15 +267,6 @@ pub(super) fn type_entries(doc: &J) -> Entries<Schema> {
     Entries(types.map(|(k, v)| (sp(k), Schema(Node::from_json(v, NOWHERE), NOWHERE))).collect())
 }
 
-/// A scalar, or an array of scalars (the checker's rule for GET and DELETE input fields).
-fn query_encodable(node: &Node, types: Types<'_>) -> bool {
-    schema::is_scalar(node, types) || {
-        let v = types.resolve(node);
-        schema::type_set(v).is_some_and(|t| t.contains("array"))
-            && v.get("items").is_some_and(|i| schema::is_scalar(i, types))
-    }
-}
-
 /// The form body of the endpoint at `out`: a field of its own inline schema that text cannot
 /// carry is read as a string; an input that is no object, or whose such field is a shared
 /// type's (rewriting it would change every other use), is not read as a form at all.
@@ -286,7 +278,7 @@ fn form_input(doc: &mut J, out: &str, node: &Node, types: Types<'_>, span: Span,
         |n: &Node| n.get("properties").is_some() && !["allOf", "anyOf", "oneOf"].iter().any(|k| n.get(k).is_some());
     if input.get("$ref").is_some() && plain(types.resolve(input)) {
         let copied = types.resolve(input).to_json();
-        let bad = schema::all_properties(input, types).iter().any(|(_, v)| !query_encodable(v, types));
+        let bad = schema::all_properties(input, types).iter().any(|(_, v)| !schema::query_encodable(v, types));
         if bad && let Some(J::Object(e)) = doc.pointer_mut(out) {
             e.insert("input".into(), copied.clone());
             let node = Node::from_json(&J::Object(e.clone()), NOWHERE);
@@ -297,12 +289,12 @@ fn form_input(doc: &mut J, out: &str, node: &Node, types: Types<'_>, span: Span,
     let own = schema::properties(input);
     let bad: Vec<String> = fields
         .iter()
-        .filter(|(_, v)| !query_encodable(v, types))
+        .filter(|(_, v)| !schema::query_encodable(v, types))
         .filter_map(|(k, _)| k.as_str().map(str::to_owned))
         .collect();
     let extra = types.resolve(input).get("additionalProperties").filter(|a| a.as_bool().is_none());
     let readable = schema::is_object(input, types)
-        && extra.is_none_or(|a| query_encodable(a, types))
+        && extra.is_none_or(|a| schema::query_encodable(a, types))
         && bad.iter().all(|b| own.iter().any(|(k, _)| k.as_str() == Some(b)));
     if !readable {
         if let Some(J::Object(e)) = doc.pointer_mut(out) {
@@ -368,6 +360,26 @@ fn rename_param(doc: &mut J, out: &str, name: &str, keys: &[String]) -> String {
 }
 
 /// The schema at `out` becomes a string, keeping its description.
+/// The `deepObject` parameter whose schema is at `out` (`…/params/properties/KEY`): a value
+/// text pairs carry as they are (a scalar, a list) loses the style, which OpenAPI leaves
+/// undefined for them; any other that is not an object of such fields is read as a string.
+fn deep_object(doc: &mut J, out: &str, node: &Node, types: Types<'_>, span: Span, src: &str, lowered: &mut Lowerings) {
+    let Some(fault) = schema::deep_object_fault(node, types) else { return };
+    if let Some((endpoint, key)) = out.rsplit_once("/params/properties/")
+        && let Some(J::Object(entry)) = doc.pointer_mut(&format!("{endpoint}/paramsIn/{key}"))
+    {
+        entry.remove("style");
+    }
+    if !schema::query_encodable(node, types) {
+        replace_with_string(doc, out);
+        lowered.warn(
+            span,
+            src,
+            format!("a deepObject query parameter that text pairs cannot carry ({fault}) is read as a string"),
+        );
+    }
+}
+
 fn replace_with_string(doc: &mut J, out: &str) {
     let Some(at) = doc.pointer_mut(out) else { return };
     let mut string = json!({ "type": "string" });

@@ -137,6 +137,9 @@ pub(crate) enum Pending {
     QueryField,
     /// The path parameter schema at `out` must be a scalar.
     PathParam,
+    /// The `deepObject` query parameter schema at `out` must be an object of fields text
+    /// carries.
+    DeepObject,
     /// The header or cookie parameter schema at `out` must be a scalar.
     PlacedScalar,
     /// The form input of the endpoint at `out` must be an object of fields text carries.

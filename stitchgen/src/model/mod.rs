@@ -216,6 +216,8 @@ pub struct ParamIn {
     pub location: ast::KeyLocation,
     /// Its name there.
     pub name: String,
+    /// How a query parameter's value is written (`form` for a header or cookie).
+    pub style: ast::QueryStyle,
 }
 
 impl ParamIn {
@@ -226,6 +228,17 @@ impl ParamIn {
             ast::KeyLocation::Header => "header",
             ast::KeyLocation::Cookie => "cookie",
         }
+    }
+
+    /// The style OpenAPI names, where it is not the default (`form`).
+    pub fn style_str(&self) -> Option<&'static str> {
+        (self.style == ast::QueryStyle::DeepObject).then_some("deepObject")
+    }
+
+    /// Where and how it travels, as a reader names it: ``query `filter` (deepObject)``.
+    pub fn wire(&self) -> String {
+        let style = self.style_str().map(|s| format!(" ({s})")).unwrap_or_default();
+        format!("{} `{}`{style}", self.location_str(), self.name)
     }
 }
 
@@ -585,7 +598,8 @@ fn params_in(c: &Contract, e: &Endpoint) -> Vec<ParamIn> {
         .filter_map(|(key, p)| {
             let location = p.value.location.as_ref()?.value;
             let name = p.value.name.as_ref().map_or_else(|| key.value.clone(), |n| n.value.clone());
-            Some(ParamIn { key: key.value.clone(), location, name })
+            let style = p.value.style.as_ref().map(|s| s.value).unwrap_or_default();
+            Some(ParamIn { key: key.value.clone(), location, name, style })
         })
         .collect();
     placed.sort_by_key(|p| order.iter().position(|k| *k == p.key).unwrap_or(usize::MAX));

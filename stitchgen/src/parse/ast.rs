@@ -392,6 +392,20 @@ pub struct ParamIn {
     pub location: Option<Sp<KeyLocation>>,
     /// Its name on the wire (`X-Request-Id`); default: the `params` key.
     pub name: Option<Sp<String>>,
+    /// How a query parameter's value is written: `form` (default; a list repeats its name) or
+    /// `deepObject` (an object, one `name[property]=value` pair per property).
+    pub style: Option<Sp<QueryStyle>>,
+}
+
+/// How a query parameter's value travels (OpenAPI's `style`, exploded).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, JsonSchema)]
+#[schemars(rename_all = "camelCase")]
+pub enum QueryStyle {
+    /// `name=value`, repeated for each item of a list.
+    #[default]
+    Form,
+    /// `name[property]=value` for each property of an object.
+    DeepObject,
 }
 
 /// Options read only by tool surfaces.

@@ -365,6 +365,7 @@ keywords! {
         "openIdConnect" => SchemeType::OpenIdConnect, "mutualTLS" => SchemeType::MutualTls,
     }
     KeyLocation { "header" => KeyLocation::Header, "query" => KeyLocation::Query, "cookie" => KeyLocation::Cookie }
+    QueryStyle { "form" => QueryStyle::Form, "deepObject" => QueryStyle::DeepObject }
 }
 
 impl DecodeEntry for SecurityScheme {
@@ -494,7 +495,7 @@ structs! {
     HttpGroup, "the `http` group", |f, d| HttpGroup { status: f.opt("status", d), headers: f.opt("headers", d) };
     Limits, "`limits`", |f, d| Limits { max_body_bytes: f.opt("maxBodyBytes", d), max_answer_bytes: f.opt("maxAnswerBytes", d) };
     ResponseMeta, "`responseMeta`", |f, d| ResponseMeta { status: f.req("status", d), headers: f.opt("headers", d) };
-    ParamIn, "a `paramsIn` entry", |f, d| ParamIn { location: f.req("in", d), name: f.opt("name", d) };
+    ParamIn, "a `paramsIn` entry", |f, d| ParamIn { location: f.req("in", d), name: f.opt("name", d), style: f.opt("style", d) };
     ResponseHeader, "a response header", |f, d| ResponseHeader { desc: f.opt("desc", d), required: f.opt("required", d) };
     Stream, "`stream`", |f, d| Stream {
         item: f.req("item", d),

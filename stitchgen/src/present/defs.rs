@@ -10,7 +10,7 @@ use stitchgen_runtime as rt;
 
 use super::{Refs, Style, TextField};
 use crate::model::{OpKind, Operation, Service};
-use crate::parse::ast::{Completion, Framing, KeyLocation, StreamFormat, Surface};
+use crate::parse::ast::{Completion, Framing, KeyLocation, QueryStyle, StreamFormat, Surface};
 
 /// The runner's schemas: references into the types document, each type written once there.
 pub const REGISTRY: Style<'static> = Style { refs: Refs::Registry, close_objects: false };
@@ -41,7 +41,7 @@ pub fn operation(op: &Operation, svc: &Service) -> rt::OperationDef {
         tool_name: op.tool_name.as_deref().map(text),
         annotations: op.annotations.as_ref().map(|a| text(a.to_string())),
         param_keys: texts(param_keys(op, svc)),
-        params_in: params_in(op),
+        params_in: params_in(op, svc),
         input_optional: op.http.as_ref().is_some_and(|h| h.input_optional),
         params_schema: schema(op.params.as_ref()),
         input_schema: schema(op.input.as_ref()),
@@ -92,13 +92,22 @@ fn schema_text(schema: &Value, svc: &Service) -> &'static str {
 }
 
 /// Where the parameters outside the path travel.
-fn params_in(op: &Operation) -> &'static [rt::ParamIn] {
+fn params_in(op: &Operation, svc: &Service) -> &'static [rt::ParamIn] {
     let placed = op.http.iter().flat_map(|h| &h.params_in);
+    let params = op.params.as_ref().map(|p| super::text_fields(p, svc)).unwrap_or_default();
+    // An object's properties, read by their own fields.
+    let properties = |key: &str| {
+        let object = params.iter().find(|f| f.name == key).map(|f| super::text_fields(&f.schema, svc));
+        field_defs(object.unwrap_or_default())
+    };
     Vec::leak(
         placed
             .map(|p| {
                 let (key, name) = (text(&p.key), text(&p.name));
                 match p.location {
+                    KeyLocation::Query if p.style == QueryStyle::DeepObject => {
+                        rt::ParamIn::DeepObject(key, name, properties(&p.key))
+                    }
                     KeyLocation::Query => rt::ParamIn::Query(key, name),
                     KeyLocation::Header => rt::ParamIn::Header(key, name),
                     KeyLocation::Cookie => rt::ParamIn::Cookie(key, name),

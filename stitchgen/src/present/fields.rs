@@ -79,7 +79,9 @@ fn collect(schema: &Value, svc: &Service, out: &mut Vec<TextField>, depth: usize
             continue;
         }
         let resolved = resolve(prop, svc);
-        let item = resolved.get("items");
+        // A union of a scalar and a list (`oneOf: [string, array]`) repeats as its list does.
+        let union = ["anyOf", "oneOf"].iter().filter_map(|k| resolved.get(*k)?.as_array()).flatten();
+        let item = resolved.get("items").or_else(|| union.map(|b| resolve(b, svc)).find_map(|b| b.get("items")));
         let items = item.map(|i| types(i, svc, depth + 1)).unwrap_or_default();
         let text = |k: &str| prop.get(k).or_else(|| resolved.get(k));
         out.push(TextField {

@@ -126,8 +126,13 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
                 row["headers"] = Value::Array(headers.collect());
             }
             if !h.params_in.is_empty() {
-                let placed =
-                    h.params_in.iter().map(|p| json!({ "key": p.key, "in": p.location_str(), "name": p.name }));
+                let placed = h.params_in.iter().map(|p| {
+                    let mut row = json!({ "key": p.key, "in": p.location_str(), "name": p.name });
+                    if let Some(style) = p.style_str() {
+                        row["style"] = json!(style);
+                    }
+                    row
+                });
                 row["paramsIn"] = Value::Array(placed.collect());
             }
             if let Some(max) = h.limits.max_body_bytes {

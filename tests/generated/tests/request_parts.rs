@@ -142,6 +142,41 @@ async fn a_placed_query_parameter_is_not_input_on_get() {
     assert_eq!(echo.seen(), (json!({"tenant": "eu", "page_token": "p2"}), json!({"limit": 5, "tag": ["a", "b"]})));
 }
 
+#[tokio::test]
+async fn an_object_travels_as_deep_object_pairs_each_property_typed() {
+    let echo = Echo::default();
+    let uri = "/request_parts/notes?created%5Bgte%5D=5&created[by]=ann&created[by]=bo&labels[team]=core&ids=7&limit=2";
+    let (status, body) = send(&echo, Request::get(uri).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let params = json!({"created": {"gte": 5, "by": ["ann", "bo"]}, "labels": {"team": "core"}});
+    // A value-or-list field sent once is the value; repeated, the list.
+    assert_eq!(echo.seen(), (params, json!({"limit": 2, "ids": 7})));
+    let (status, body) =
+        send(&echo, Request::get("/request_parts/notes?ids=7&ids=8").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(echo.seen().1, json!({"ids": [7, 8]}));
+    // A property of the wrong type is refused with its path, never read as another value.
+    let (status, body) =
+        send(&echo, Request::get("/request_parts/notes?created[lt]=soon").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.to_string().contains("/created/lt"), "{body}");
+    // A list past its bound, as the union's list branch says.
+    let (status, body) =
+        send(&echo, Request::get("/request_parts/notes?ids=1&ids=2&ids=3&ids=4").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}
+
+#[tokio::test]
+async fn the_typed_client_writes_an_object_as_the_adapter_reads_it() {
+    let echo = Echo::default();
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await).credential("api_key", "k"));
+    let params = json!({"created": {"gte": 5, "lt": 9, "by": ["a b", "c&d"]}, "labels": {"x[y]": "1=2"}});
+    let typed: list_notes::Params = serde_json::from_value(params.clone()).unwrap();
+    let input: list_notes::Input = serde_json::from_value(json!({"ids": [1, 2]})).unwrap();
+    client.list_notes(&typed, &input).await.unwrap();
+    assert_eq!(echo.seen(), (params, json!({"ids": [1, 2]})));
+}
+
 /// The base URL of `echo`'s router on a loopback port.
 async fn serve(echo: &Echo) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -351,8 +386,13 @@ fn openapi_places_each_parameter() {
         expect(&[
             ("X-Tenant", "header", false),
             ("pageToken", "query", false),
+            ("created", "query", false),
+            ("labels", "query", false),
             ("limit", "query", false),
-            ("tag", "query", false)
+            ("tag", "query", false),
+            ("ids", "query", false),
         ])
     );
+    let created = &openapi["paths"]["/request_parts/notes"]["get"]["parameters"][2];
+    assert_eq!((&created["style"], &created["explode"]), (&json!("deepObject"), &json!(true)));
 }

@@ -77,7 +77,12 @@ impl<'ast> Visit<'ast> for Operations {
                     .into_iter()
                     .filter_map(|p| match p {
                         syn::Expr::Call(c) => match &*c.func {
-                            syn::Expr::Path(f) if f.path.segments.last().is_some_and(|s| s.ident == "Query") => {
+                            syn::Expr::Path(f)
+                                if f.path
+                                    .segments
+                                    .last()
+                                    .is_some_and(|s| s.ident == "Query" || s.ident == "DeepObject") =>
+                            {
                                 c.args.iter().nth(1).and_then(string)
                             }
                             _ => None,

@@ -173,6 +173,10 @@ fn param_in(p: rt::ParamIn) -> TokenStream {
     let p_ = quote!(::stitchgen_runtime::ParamIn);
     match p {
         rt::ParamIn::Query(key, name) => quote!(#p_::Query(#key, #name)),
+        rt::ParamIn::DeepObject(key, name, fields) => {
+            let fields = fields.iter().map(field);
+            quote!(#p_::DeepObject(#key, #name, &[#(#fields),*]))
+        }
         rt::ParamIn::Header(key, name) => quote!(#p_::Header(#key, #name)),
         rt::ParamIn::Cookie(key, name) => quote!(#p_::Cookie(#key, #name)),
     }

@@ -242,7 +242,8 @@ impl<'d, 's> Endpoints<'d, 's> {
                     lowered.pending(Pending::PathParam, p.span, &loc.pointer, &out);
                     path_props.insert(ident.clone(), self.param_schema(loc, p, out, lowered));
                 }
-                "query" if query_input => {
+                // An object written `name[property]=value` is a parameter the input cannot hold.
+                "query" if query_input && !placed::deep_object(p) => {
                     if path_names.iter().any(|(_, ident)| ident == name) {
                         lowered.warn(
                             p.span,

@@ -51,7 +51,12 @@ impl Endpoints<'_, '_> {
         }
         let key = key(name, place, path, placed);
         let out = format!("{}/params/properties/{}", op.out, escape(&key));
-        let rule = if place == "query" { Pending::QueryField } else { Pending::PlacedScalar };
+        let deep = place == "query" && deep_object(p);
+        let rule = match place {
+            "query" if deep => Pending::DeepObject,
+            "query" => Pending::QueryField,
+            _ => Pending::PlacedScalar,
+        };
         lowered.pending(rule, p.span, &loc.pointer, &out);
         let schema = self.param_schema(loc, p, out, lowered);
         if p.get("required").and_then(Node::as_bool) == Some(true) {
@@ -60,6 +65,9 @@ impl Endpoints<'_, '_> {
         let mut entry = json!({ "in": place });
         if key != name {
             entry["name"] = J::String(name.to_owned());
+        }
+        if deep {
+            entry["style"] = json!("deepObject");
         }
         placed.props.insert(key.clone(), schema);
         placed.places.insert(key, entry);
@@ -77,6 +85,11 @@ impl Endpoints<'_, '_> {
             (s.get("type").and_then(J::as_str) == Some("apiKey") && at && named).then(|| scheme.clone())
         })
     }
+}
+
+/// Whether the parameter is written `style: deepObject` (`name[property]=value`).
+pub(super) fn deep_object(p: &Node) -> bool {
+    p.get("style").and_then(Node::as_str) == Some("deepObject")
 }
 
 /// A constant query pair written in the path (`?api-version=2023-05-01`) beside a body: a
