@@ -345,7 +345,9 @@ impl Service {
                 input.entry(k.clone()).or_insert_with(|| v.clone());
             }
         }
-        let call = Call { params: Value::Object(params), input: Value::Object(input), ..Call::default() };
+        // No argument of a body that may be absent: no body (the handler's `None`).
+        let input = if def.input_optional && input.is_empty() { Value::Null } else { Value::Object(input) };
+        let call = Call { params: Value::Object(params), input, ..Call::default() };
         Ok(self.run(op, call, ctx, surface, Gate::Ahead, own).await?.0)
     }
 
@@ -477,10 +479,13 @@ impl Service {
         validate(compiled.params.as_ref(), &call.params, "params")?;
         path_segments(def, &call.params)?;
         let mut call = call;
-        if let (Some(v), true) = (&compiled.input, surface.is_tool()) {
+        // A body that may be absent and is: the handler's `None`, nothing to validate.
+        let absent = def.input_optional && call.input.is_null();
+        if let (Some(v), true, false) = (&compiled.input, surface.is_tool(), absent) {
             crate::validation::absent_nulls(v, &mut call.input, &self.inner.compiled[op].defaults);
         }
         match &compiled.input {
+            Some(_) if absent => {}
             Some(v) => validate(Some(v), &call.input, "input")?,
             None => no_arguments(&call.input)?,
         }

@@ -35,7 +35,7 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     if queried {
         // The query's other pairs are the input; a placed parameter's are not.
         let rest = query.into_iter().filter(|(k, _)| !route.def.params_in.iter().any(|p| in_query(p, k)));
-        return Ok(call(params, crate::coerce::object(rest, route.def.input_fields), Call::default()));
+        return Ok(call(params, Value::Object(crate::coerce::object(rest, route.def.input_fields)), Call::default()));
     }
     if let Some(multipart) = &route.def.http_kind.multipart {
         let req = Request::from_parts(parts, body);
@@ -43,17 +43,21 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
             .await
             .map_err(|e| AppError::new(ErrorCode::BadRequest, format!("the body is not a multipart form: {e}")))?;
         let (input, upload) = upload(form, multipart, route).await?;
-        return Ok(call(params, input, Call { upload: Some(upload), ..Call::default() }));
+        return Ok(call(params, Value::Object(input), Call { upload: Some(upload), ..Call::default() }));
     }
     let bytes = ::axum::body::to_bytes(body, limit(route.def.limits.max_body_bytes, route.json_limit))
         .await
         .map_err(|_| too_large(BODY_TOO_LARGE))?;
-    let input = if route.def.http_kind.form_body() {
+    let absent = bytes.iter().all(u8::is_ascii_whitespace);
+    let input = if route.def.input_optional && route.def.input_schema.is_some() && absent {
+        // No body where it may be absent: the handler's `None`.
+        Value::Null
+    } else if route.def.http_kind.form_body() {
         // Each pair into the field it names, as a query is read.
         let text = std::str::from_utf8(&bytes).map_err(|_| invalid("/", "the form is not UTF-8"))?;
-        crate::coerce::object(crate::coerce::query_pairs(text), route.def.input_fields)
+        Value::Object(crate::coerce::object(crate::coerce::query_pairs(text), route.def.input_fields))
     } else {
-        json_object(&bytes, route.def.input_schema.is_some(), !route.def.input_optional)?
+        Value::Object(json_object(&bytes, route.def.input_schema.is_some())?)
     };
     let raw_body = route.def.http_kind.raw_body.then(|| RawBody(String::from_utf8_lossy(&bytes).into_owned()));
     Ok(call(params, input, Call { raw_body, ..Call::default() }))
@@ -109,8 +113,8 @@ fn limit(declared: Option<u64>, default: usize) -> usize {
     declared.map_or(default, |l| usize::try_from(l).unwrap_or(usize::MAX))
 }
 
-fn call(params: Map<String, Value>, input: Map<String, Value>, extra: Call) -> Call {
-    Call { params: Value::Object(params), input: Value::Object(input), ..extra }
+fn call(params: Map<String, Value>, input: Value, extra: Call) -> Call {
+    Call { params: Value::Object(params), input, ..extra }
 }
 
 const BODY_TOO_LARGE: &str = "the request body is larger than this endpoint accepts";
@@ -120,12 +124,12 @@ fn too_large(why: &str) -> AppError {
     AppError::app("PAYLOAD_TOO_LARGE", why).with_status(StatusCode::PAYLOAD_TOO_LARGE.as_u16())
 }
 
-/// The body as a JSON object; no body is no arguments, for an endpoint that takes no input or
-/// whose body is optional (`inputOptional`).
-fn json_object(bytes: &[u8], takes_input: bool, required: bool) -> Result<Map<String, Value>, AppError> {
+/// The body as a JSON object; no body is no arguments for an endpoint that takes no input (one
+/// whose body may be absent never comes here without one).
+fn json_object(bytes: &[u8], takes_input: bool) -> Result<Map<String, Value>, AppError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         // The OpenAPI document declares the body of such an endpoint as required.
-        return if takes_input && required { Err(invalid("/", "a JSON body is required")) } else { Ok(Map::new()) };
+        return if takes_input { Err(invalid("/", "a JSON body is required")) } else { Ok(Map::new()) };
     }
     match serde_json::from_slice::<Value>(bytes) {
         Ok(Value::Object(map)) => Ok(map),

@@ -241,8 +241,8 @@ impl HttpClient {
             builder.multipart(form(&request.input, request.upload.clone().unwrap_or_default())?)
         } else if let Some(raw) = &request.raw_body {
             builder.header(reqwest::header::CONTENT_TYPE, media).body(raw.0.clone())
-        } else if def.input_optional && request.input.as_object().is_none_or(serde_json::Map::is_empty) {
-            // An optional body with nothing in it is not sent.
+        } else if def.input_optional && request.input.is_null() {
+            // An optional body the caller left out (`None`) is not sent.
             builder
         } else if def.input_schema.is_some() && def.http_kind.form_body() {
             let body = crate::wire::query_string(crate::wire::query_pairs(&request.input));

@@ -264,7 +264,7 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
         check_params_schema(cx.types, schema, &params, &placed, diags);
     }
     super::params_in::check(cx, e, &params, diags);
-    check_optional_input(cx, e, diags);
+    check_optional_input(e, diags);
     if let Some(input) = &e.input {
         for (key, _) in schema::all_properties(&input.0, cx.types) {
             let Some(name) = key.as_str() else { continue };
@@ -352,9 +352,9 @@ fn check_params_schema(
     }
 }
 
-/// `inputOptional: true`: a body is read (POST, PUT, PATCH with `input`, no upload), and an
-/// absent one, read as an input with no field, is an input the schema takes.
-fn check_optional_input(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
+/// `inputOptional: true`: a body is read (POST, PUT, PATCH with `input`, no upload); an absent
+/// one is the handler's `None`, whatever the input requires.
+fn check_optional_input(e: &Endpoint, diags: &mut Diagnostics) {
     let Some(opt) = e.input_optional.as_ref().filter(|o| o.value) else { return };
     let bad = |msg: String| Diagnostic::new(Code::InvalidOptionalInput, opt.span, msg);
     let method = e.method.as_ref().map(|m| m.value);
@@ -367,20 +367,11 @@ fn check_optional_input(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics) {
         );
         return;
     }
-    let Some(input) = &e.input else {
+    if e.input.is_none() {
         diags.push(
             bad("`inputOptional` without `input`".into())
                 .label("no body is read")
                 .help("declare the body as `input`, or remove `inputOptional`"),
-        );
-        return;
-    };
-    if let Some(why) = schema::first_violation(cx.types, &input.0, &serde_json::json!({}), "input") {
-        diags.push(
-            bad("an absent body is an input the schema refuses".into())
-                .label("the body may be absent")
-                .secondary(input.key(), format!("an empty input breaks this: {why}"))
-                .help("make the fields optional, or the body required (remove `inputOptional`)"),
         );
     }
 }

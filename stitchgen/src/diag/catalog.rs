@@ -136,8 +136,8 @@ catalog! {
     SecuritySchemeConflict = "E0313", Error, "two contracts declare one security scheme differently";
     /// A `limits` entry that is 0, or that bounds what the endpoint never reads.
     InvalidLimit = "E0314", Error, "a byte limit of what the endpoint never reads, or of 0";
-    /// `inputOptional` where no body is read, or beside an input that requires a field.
-    InvalidOptionalInput = "E0315", Error, "an optional body where no body is read, or whose input requires a field";
+    /// `inputOptional` where no body is read.
+    InvalidOptionalInput = "E0315", Error, "an optional body where no body is read";
 
     // E05xx: the `tool` group, tool names and tool views.
     /// A tool option written at the top level of an endpoint, where it used to live.

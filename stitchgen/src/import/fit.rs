@@ -118,22 +118,13 @@ fn apply(doc: &mut J, pending: Rules, lowered: &mut Lowerings) -> BTreeSet<Strin
             }
             Pending::OneOf => one_of_once(doc, &out, &node, types, span, &src, lowered),
             Pending::FormInput => form_input(doc, &out, &node, types, span, &src, lowered),
-            Pending::OptionalBody => {
-                let Some(input) = node.get("input") else { continue };
-                match schema::first_violation(types, input, &json!({}), "input") {
-                    None => {
-                        if let Some(J::Object(e)) = doc.pointer_mut(&out) {
-                            e.insert("inputOptional".into(), J::Bool(true));
-                        }
-                    }
-                    Some(_) => lowered.warn(
-                        span,
-                        &src,
-                        "an optional request body whose schema requires a field is read as required".into(),
-                    ),
+            // Whatever its input requires: an absent body is the handler's `None`.
+            Pending::OptionalBody if node.get("input").is_some() => {
+                if let Some(J::Object(e)) = doc.pointer_mut(&out) {
+                    e.insert("inputOptional".into(), J::Bool(true));
                 }
             }
-            Pending::QueryField | Pending::PathParam | Pending::PlacedScalar => {}
+            Pending::QueryField | Pending::PathParam | Pending::PlacedScalar | Pending::OptionalBody => {}
         }
         if lowered.count() > before
             && let Some(action) = out.strip_prefix("/endpoints/").and_then(|e| e.split('/').next())

@@ -144,7 +144,8 @@ pub(crate) enum Pending {
     PlacedScalar,
     /// The form input of the endpoint at `out` must be an object of fields text carries.
     FormInput,
-    /// The body of the endpoint at `out` is optional: `inputOptional` where its input takes `{}`.
+    /// The body of the endpoint at `out` is optional: `inputOptional` where it still has an input
+    /// once the form rules ran.
     OptionalBody,
     /// Every `required` name of the composed object schema at `out` must be declared.
     Required,

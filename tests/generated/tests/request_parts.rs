@@ -62,7 +62,13 @@ impl request_parts::Handler for Echo {
         self.keep(&params, serde_json::to_value(&input).unwrap());
         Ok(serde_json::from_value(json!({"id": "SM1", "text": input.body})).unwrap())
     }
-    async fn touch_note(&self, _: &Ctx, params: touch_note::Params, input: touch_note::Input) -> Result<(), AppError> {
+    async fn touch_note(
+        &self,
+        _: &Ctx,
+        params: touch_note::Params,
+        input: Option<touch_note::Input>,
+    ) -> Result<(), AppError> {
+        // `None` (no body) is kept as JSON `null`.
         self.keep(&params, serde_json::to_value(&input).unwrap());
         Ok(())
     }
@@ -70,7 +76,7 @@ impl request_parts::Handler for Echo {
         self.keep(&Value::Null, serde_json::to_value(&input).unwrap());
         Ok(serde_json::from_value(json!({"items": []})).unwrap())
     }
-    async fn purge_notes(&self, _: &Ctx, input: purge_notes::Input) -> Result<(), AppError> {
+    async fn purge_notes(&self, _: &Ctx, input: Option<purge_notes::Input>) -> Result<(), AppError> {
         self.keep(&Value::Null, serde_json::to_value(&input).unwrap());
         Ok(())
     }
@@ -304,20 +310,31 @@ async fn the_typed_client_sends_a_form() {
 #[tokio::test]
 async fn an_optional_body_may_be_absent() {
     let echo = Echo::default();
-    for body in ["", r#"{"reason":"seen"}"#] {
+    // Absent, the handler's `None`; present, it is held to the input, which requires `reason`.
+    for (body, input) in [("", Value::Null), (" \n", Value::Null), (r#"{"reason":"seen"}"#, json!({"reason": "seen"}))]
+    {
         let req = Request::post("/request_parts/notes/n1/touch").header("content-type", "application/json");
         let (status, answer) = send(&echo, req.body(Body::from(body)).unwrap()).await;
         assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");
-        let input = if body.is_empty() { json!({}) } else { json!({"reason": "seen"}) };
         assert_eq!(echo.seen(), (json!({"id": "n1"}), input));
     }
-    let req = Request::post("/request_parts/notes/n1/touch").header("content-type", "application/json");
-    let (status, answer) = send(&echo, req.body(Body::from("[]")).unwrap()).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    for body in ["[]", "{}", r#"{"reason":5}"#] {
+        let req = Request::post("/request_parts/notes/n1/touch").header("content-type", "application/json");
+        let (status, answer) = send(&echo, req.body(Body::from(body)).unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
+    }
+    // The client sends no body for `None` and the body for `Some`.
     let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
     let params: touch_note::Params = serde_json::from_value(json!({"id": "n2"})).unwrap();
-    client.touch_note(&params, &serde_json::from_value(json!({})).unwrap()).await.unwrap();
-    assert_eq!(echo.seen(), (json!({"id": "n2"}), json!({})));
+    client.touch_note(&params, None).await.unwrap();
+    assert_eq!(echo.seen(), (json!({"id": "n2"}), Value::Null));
+    let input: touch_note::Input = serde_json::from_value(json!({"reason": "r"})).unwrap();
+    client.touch_note(&params, Some(&input)).await.unwrap();
+    assert_eq!(echo.seen(), (json!({"id": "n2"}), json!({"reason": "r"})));
+    // A tool call without the body's arguments is a call without a body.
+    let service = request_parts::service(echo.clone());
+    service.call_tool(Surface::Mcp, "touch_note_request_part", json!({"id": "n3"}), &Ctx::anonymous()).await.unwrap();
+    assert_eq!(echo.seen(), (json!({"id": "n3"}), Value::Null));
     let openapi: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/openapi.json"))).unwrap();
     assert_eq!(openapi["paths"]["/request_parts/notes/{id}/touch"]["post"]["requestBody"]["required"], false);
 }
@@ -334,12 +351,13 @@ async fn get_and_delete_read_a_json_body_where_the_contract_says_so() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "a required body: {body}");
     let (status, body) = send(&echo, Request::delete("/request_parts/notes").body(Body::empty()).unwrap()).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "an optional body: {body}");
+    assert_eq!(echo.seen(), (Value::Null, Value::Null));
     let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
     let answer = client.search_notes(&serde_json::from_value(filter.clone()).unwrap()).await.unwrap();
     assert_eq!(serde_json::to_value(&answer).unwrap(), json!({"items": []}));
     assert_eq!(echo.seen(), (Value::Null, filter));
     let purge = json!({"ids": ["n1"], "grace_seconds": 0});
-    client.purge_notes(&serde_json::from_value(purge.clone()).unwrap()).await.unwrap();
+    client.purge_notes(Some(&serde_json::from_value(purge.clone()).unwrap())).await.unwrap();
     assert_eq!(echo.seen(), (Value::Null, purge));
     let openapi: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/openapi.json"))).unwrap();
     let search = &openapi["paths"]["/request_parts/notes/search"]["get"];

@@ -109,7 +109,8 @@ fn forward(o: &Op<'_>) -> TokenStream {
         passed.push(quote!(&params));
     }
     if o.input.is_some() && !raw {
-        passed.push(quote!(&input));
+        let optional = o.op.http.as_ref().is_some_and(|h| h.input_optional);
+        passed.push(if optional { quote!(input.as_ref()) } else { quote!(&input) });
     }
     if raw {
         passed.push(quote!(raw));
@@ -144,6 +145,11 @@ fn method(o: &Op<'_>) -> Option<TokenStream> {
     let (input_arg, input, raw_arg, raw) = match (&o.input, k.raw_body) {
         (_, true) => {
             (quote!(), null, quote!(, raw: ::stitchgen_runtime::RawBody), quote!(::core::option::Option::Some(raw)))
+        }
+        // An optional body: `None` sends none.
+        (Some(_), false) if op.http.as_ref().is_some_and(|h| h.input_optional) => {
+            let value = quote!(::stitchgen_runtime::client::to_json(&input)?);
+            (quote!(, input: ::core::option::Option<&#m::Input>), value, quote!(), none.clone())
         }
         (Some(_), false) => {
             let (arg, value) = json("input", quote!(Input));

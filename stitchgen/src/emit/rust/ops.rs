@@ -51,6 +51,16 @@ impl<'a> Op<'a> {
         }
     }
 
+    /// The handler's input type: `Option<Input>` where the body may be absent (`inputOptional`),
+    /// `None` then.
+    pub(super) fn input_type(&self) -> TokenStream {
+        let m = &self.ident;
+        match self.op.http.as_ref().is_some_and(|h| h.input_optional) {
+            true => quote!(::core::option::Option<#m::Input>),
+            false => quote!(#m::Input),
+        }
+    }
+
     fn projects(&self) -> bool {
         self.op.view.as_ref().is_some_and(|v| v.project)
     }
@@ -159,7 +169,7 @@ impl<'a> Op<'a> {
             a.push((format_ident!("params"), quote!(#m::Params)));
         }
         if self.input.is_some() {
-            a.push((format_ident!("input"), quote!(#m::Input)));
+            a.push((format_ident!("input"), self.input_type()));
         }
         if self.op.http_kind.raw_body {
             a.push((format_ident!("raw"), quote!(::stitchgen_runtime::RawBody)));
@@ -232,7 +242,7 @@ impl<'a> Op<'a> {
             return None;
         }
         let m = &self.ident;
-        let input = if self.input.is_some() { quote!(#m::Input) } else { quote!(()) };
+        let input = if self.input.is_some() { self.input_type() } else { quote!(()) };
         let text = format!(
             " The tool view of `{}`: computes the tool answer from the full output. Pure and synchronous.",
             self.op.action
@@ -274,7 +284,8 @@ impl<'a> Op<'a> {
             names.push(quote!(params));
         }
         if self.input.is_some() {
-            lets.push(quote!(let input: #m::Input = #private::parse_args(call.input, "input")?;));
+            let ty = self.input_type();
+            lets.push(quote!(let input: #ty = #private::parse_args(call.input, "input")?;));
             names.push(quote!(input));
         }
         if self.op.http_kind.raw_body {
