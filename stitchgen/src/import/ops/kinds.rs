@@ -71,7 +71,11 @@ impl Endpoints<'_, '_> {
             let ploc = Loc { doc: sloc.doc, pointer: format!("{}/properties/{}", sloc.pointer, escape(name)) };
             let (ploc, resolved) = self.docs.deref(ploc, prop);
             let is_required = required.contains(&name);
-            if let Some(multiple) = file_field(self, &ploc, resolved) {
+            if let Some((multiple, or_text)) = file_field(self, &ploc, resolved) {
+                if or_text {
+                    let why = format!("form field `{name}` is a file or text: read as a file, the text not read");
+                    lowered.warn(prop.span, &ploc.pointer, why);
+                }
                 let mut field = json!({ "required": is_required });
                 if multiple {
                     field["multiple"] = J::Bool(true);
@@ -104,18 +108,27 @@ impl Endpoints<'_, '_> {
     }
 }
 
-/// Whether a form field is a file (`format: binary` or a `contentMediaType`), and whether it
-/// holds several (an array of files).
-fn file_field(eps: &Endpoints<'_, '_>, loc: &Loc, schema: &Node) -> Option<bool> {
-    let is_file =
-        |s: &Node| s.get("format").and_then(Node::as_str) == Some("binary") || s.get("contentMediaType").is_some();
-    if is_file(schema) {
-        return Some(false);
-    }
-    let items = schema.get("items")?;
-    let items = match bare_ref(items) {
-        Some(r) => eps.docs.follow(loc.doc, r).and_then(|l| eps.docs.node(&l)).unwrap_or(items),
-        None => items,
+/// Whether a form field is a file (`format: binary`, `contentEncoding: binary` or a
+/// `contentMediaType`), whether it holds several (an array of files), and whether it is a
+/// union of a file and text (Together's upload or URL), read as the file.
+fn file_field(eps: &Endpoints<'_, '_>, loc: &Loc, schema: &Node) -> Option<(bool, bool)> {
+    let follow = |n: &'_ Node| -> Node {
+        match bare_ref(n) {
+            Some(r) => eps.docs.follow(loc.doc, r).and_then(|l| eps.docs.node(&l)).unwrap_or(n).clone(),
+            None => n.clone(),
+        }
     };
-    is_file(items).then_some(true)
+    let is_file = |s: &Node| {
+        s.get("format").and_then(Node::as_str) == Some("binary")
+            || s.get("contentEncoding").and_then(Node::as_str) == Some("binary")
+            || s.get("contentMediaType").is_some()
+    };
+    if is_file(schema) {
+        return Some((false, false));
+    }
+    let union = schema.get("oneOf").or_else(|| schema.get("anyOf")).and_then(Node::as_seq).unwrap_or_default();
+    if union.iter().any(|b| is_file(&follow(b))) {
+        return Some((false, true));
+    }
+    is_file(&follow(schema.get("items")?)).then_some((true, false))
 }

@@ -33,14 +33,18 @@ impl Endpoints<'_, '_> {
         placed: &mut Placed,
         lowered: &mut Lowerings,
     ) {
+        // OpenAPI itself says these SHALL be ignored: the description asked for nothing.
+        if place == "header"
+            && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+        {
+            return;
+        }
         let refused = |why: String| format!("{place} parameter `{name}` is not read: {why}");
         let token = crate::check::kinds::is_header_name(name);
         let why = match place {
             "query" if name.is_empty() => Some("it has no name".to_owned()),
             "header" | "cookie" if !token => Some("its name is not an HTTP token".to_owned()),
-            "header" if crate::check::params_in::reserved_header(name) => {
-                Some("the transport sets it (OpenAPI ignores `Accept`, `Content-Type` and `Authorization`)".to_owned())
-            }
+            "header" if crate::check::params_in::reserved_header(name) => Some("the transport sets it".to_owned()),
             _ => self.credential(place, name).map(|s| format!("the `{s}` credential travels there")),
         };
         let wire = (place.to_owned(), if place == "header" { name.to_ascii_lowercase() } else { name.to_owned() });
