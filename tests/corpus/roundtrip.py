@@ -28,7 +28,6 @@ STANDARD = "ruleset:\n  - breaking-changes:\n      skip_when_major_version_chang
 READINGS = {
     "removed-operation": "inside an operation the round trip does not have (its removal is read on its own)",
     "options-trace": "an OPTIONS/TRACE operation: skipped, the server answers OPTIONS itself",
-    "trailing-slash": "a trailing `/`: dropped, so the path template changes",
     "fragment-path": "a `#fragment` path: the fragment is dropped, and the operation skipped when its route is taken",
     "segment-parameter": "a parameter inside a segment (`/{Sid}.json`): the whole segment is the parameter",
     "skipped-operation": "an operation the import skipped with a warning (see its summary)",
@@ -194,8 +193,6 @@ def removed_operation(path, method):
     """Why an operation of the original is not in the round trip."""
     if method in ("options", "trace"):
         return "options-trace"
-    if path.endswith("/") and path != "/":
-        return "trailing-slash"
     if "#" in path:
         return "fragment-path"
     if re.search(r"\{[^}]+\}[^/]|[^/]\{[^}]+\}", path):

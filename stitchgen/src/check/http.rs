@@ -58,7 +58,10 @@ pub(crate) fn parse_route(path: &Sp<String>, what: &str, diags: &mut Diagnostics
     }
     let mut ok = true;
     let mut segs = Vec::new();
-    if s.ends_with('/') {
+    // An endpoint's route may end with `/` (`/api/v1/`, as Django's routes do): a route of its
+    // own, its last segment empty. basePath may not: the paths after it start with `/`.
+    let trailing = s.ends_with('/') && what == "path" && !s.ends_with("//");
+    if s.ends_with('/') && !trailing {
         let at = s.len() - 1;
         diags.push(
             Diagnostic::new(Code::InvalidPath, inner(path, at, at + 1), format!("{what} `{s}` ends with `/`"))
@@ -67,14 +70,18 @@ pub(crate) fn parse_route(path: &Sp<String>, what: &str, diags: &mut Diagnostics
         );
         return None;
     }
+    let body = if trailing { &s[1..s.len() - 1] } else { &s[1..] };
     let mut offset = 1;
-    for seg in s[1..].split('/') {
+    for seg in body.split('/') {
         let span = inner(path, offset, offset + seg.len());
         offset += seg.len() + 1;
         match parse_segment(seg, span, what, diags) {
             Some(parsed) => segs.push((parsed, span)),
             None => ok = false,
         }
+    }
+    if trailing {
+        segs.push((Seg::Lit(String::new()), inner(path, s.len() - 1, s.len())));
     }
     ok.then_some(segs)
 }

@@ -10,8 +10,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
 use stitchgen_generated_tests::request_parts::{
-    self, delete_note, get_menu, get_note_file, list_notes, purge_notes, search_notes, send_message, touch_note,
-    update_note,
+    self, delete_note, get_menu, get_note_file, get_versions, list_notes, purge_notes, search_notes, send_message,
+    touch_note, update_note,
 };
 use stitchgen_runtime::client::{ClientError, HttpClient};
 use stitchgen_runtime::{AppError, Ctx, Surface};
@@ -79,6 +79,9 @@ impl request_parts::Handler for Echo {
     async fn purge_notes(&self, _: &Ctx, input: Option<purge_notes::Input>) -> Result<(), AppError> {
         self.keep(&Value::Null, serde_json::to_value(&input).unwrap());
         Ok(())
+    }
+    async fn get_versions(&self, _: &Ctx) -> Result<get_versions::Output, AppError> {
+        Ok(serde_json::from_value(json!({"id": "versions", "text": "v1"})).unwrap())
     }
     async fn get_menu(&self, _: &Ctx) -> Result<get_menu::Output, AppError> {
         Ok(serde_json::from_value(json!({"id": "menu", "text": "ü"})).unwrap())
@@ -374,6 +377,20 @@ async fn a_segment_beyond_ascii_is_routed_percent_encoded() {
     let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
     let answer = client.get_menu().await.unwrap();
     assert_eq!(serde_json::to_value(&answer).unwrap(), json!({"id": "menu", "text": "ü"}));
+}
+
+#[tokio::test]
+async fn a_trailing_slash_is_a_route_of_its_own() {
+    let echo = Echo::default();
+    let (status, body) = send(&echo, Request::get("/request_parts/versions/").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = send(&echo, Request::get("/request_parts/versions").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await));
+    let answer = client.get_versions().await.unwrap();
+    assert_eq!(serde_json::to_value(&answer).unwrap(), json!({"id": "versions", "text": "v1"}));
+    let openapi: Value = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/openapi.json"))).unwrap();
+    assert!(openapi["paths"].get("/request_parts/versions/").is_some(), "{}", openapi["paths"]);
 }
 
 #[test]

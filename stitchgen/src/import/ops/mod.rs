@@ -129,9 +129,6 @@ impl<'d, 's> Endpoints<'d, 's> {
                 .skip(&op.loc.pointer, format!("its route is the route of `{first}` (parameters match any segment)"));
             return;
         }
-        if op.path.len() > 1 && op.path.ends_with('/') {
-            lowered.warn(op.path_span, &op.loc.pointer, format!("`{}`: the trailing `/` is dropped", op.path));
-        }
         for seg in op.path.split('/').filter(|s| {
             s.contains('{')
                 && part(s).is_none_or(|(p, _, x)| p.is_empty() && x.is_empty())
@@ -597,7 +594,7 @@ fn part(seg: &str) -> Option<(&str, &str, &str)> {
 
 /// The contract route of an OpenAPI path, and each parameter's written name with the
 /// identifier it became. A parameter with text around it in its segment keeps the text
-/// (`{Sid}.json`); a segment of two parameters is taken whole by the first.
+/// (`{Sid}.json`); a segment of two parameters is taken whole by the first; a trailing `/` stays.
 fn route(path: &str) -> (String, Vec<(String, String)>) {
     let mut names = Vec::new();
     let mut segs = Vec::new();
@@ -618,7 +615,9 @@ fn route(path: &str) -> (String, Vec<(String, String)>) {
             _ => segs.push(seg.to_owned()),
         }
     }
-    (format!("/{}", segs.join("/")), names)
+    // A trailing `/` is a route of its own (`/api/v1/` is not `/api/v1`).
+    let trailing = if path.len() > 1 && path.ends_with('/') { "/" } else { "" };
+    (format!("/{}{trailing}", segs.join("/")), names)
 }
 
 /// Why a path cannot be a route, if it cannot: a literal segment must be URL path text that
