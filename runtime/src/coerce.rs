@@ -109,6 +109,25 @@ pub(crate) fn deep_objects(params_in: &[crate::ParamIn], query: &[(String, Strin
     out
 }
 
+/// The parameters placed in the query as one JSON text, by key: the value the text is, or the
+/// text itself where it is no JSON (for validation to refuse in the contract's words); sent
+/// twice, both, as a list validation judges.
+#[cfg(feature = "axum")]
+pub(crate) fn json_texts(params_in: &[crate::ParamIn], query: &[(String, String)]) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for p in params_in {
+        let crate::ParamIn::QueryJson(key, name) = p else { continue };
+        let read = |text: &String| serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()));
+        let mut values: Vec<Value> = query.iter().filter(|(k, _)| k == name).map(|(_, v)| read(v)).collect();
+        match values.len() {
+            0 => {}
+            1 => out.push(((*key).to_owned(), values.remove(0))),
+            _ => out.push(((*key).to_owned(), Value::Array(values))),
+        }
+    }
+    out
+}
+
 #[cfg(all(test, feature = "axum"))]
 mod tests {
     use super::*;

@@ -206,6 +206,9 @@ pub enum ParamIn {
     /// An object in the query string, one `name[property]=value` pair per property (OpenAPI's
     /// `style: deepObject`; a list property repeats its pair), each property read by its field.
     DeepObject(&'static str, &'static str, &'static [FieldDef]),
+    /// In the query string as one JSON text (`filters=[{"scope":"global"}]`, OpenAPI's
+    /// `content: application/json`): any value, read whole.
+    QueryJson(&'static str, &'static str),
     /// A request header (its name matched in any case).
     Header(&'static str, &'static str),
     /// A cookie.
@@ -216,14 +219,22 @@ impl ParamIn {
     /// The parameter's key among the arguments (a property of `params`).
     pub fn key(self) -> &'static str {
         match self {
-            ParamIn::Query(k, _) | ParamIn::DeepObject(k, ..) | ParamIn::Header(k, _) | ParamIn::Cookie(k, _) => k,
+            ParamIn::Query(k, _)
+            | ParamIn::DeepObject(k, ..)
+            | ParamIn::QueryJson(k, _)
+            | ParamIn::Header(k, _)
+            | ParamIn::Cookie(k, _) => k,
         }
     }
 
     /// Its name on the wire.
     pub fn name(self) -> &'static str {
         match self {
-            ParamIn::Query(_, n) | ParamIn::DeepObject(_, n, _) | ParamIn::Header(_, n) | ParamIn::Cookie(_, n) => n,
+            ParamIn::Query(_, n)
+            | ParamIn::DeepObject(_, n, _)
+            | ParamIn::QueryJson(_, n)
+            | ParamIn::Header(_, n)
+            | ParamIn::Cookie(_, n) => n,
         }
     }
 }

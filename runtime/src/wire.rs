@@ -91,6 +91,7 @@ pub(crate) fn placed(params_in: &[crate::ParamIn], params: &Value) -> Result<Pla
                 };
                 out.query.extend(object_pairs(map).into_iter().map(|(k, v)| (format!("{name}[{k}]"), v)));
             }
+            crate::ParamIn::QueryJson(_, name) => out.query.push(((*name).to_owned(), value.to_string())),
             crate::ParamIn::Header(key, name) => out.headers.push((name, field_text(key, value, false)?)),
             crate::ParamIn::Cookie(key, name) => out.cookies.push((name, field_text(key, value, true)?)),
         }

@@ -132,12 +132,14 @@ const REQUEST_LOWERINGS: [(&str, &str); 8] = [
 /// are read now (`paramsIn`), form bodies and bodies on GET and DELETE (`inputContentType`) and
 /// parameters with text around them in their segment: their columns are zero; a query value
 /// that is a value or a list (Discord's ids) is read as written, a `deepObject` as its pairs,
+/// a list of objects (Box's `mdfilters`) as one JSON text (`style: json`, warned: a reading of
+/// what OpenAPI leaves undefined, the value typed and validated, not a string),
 /// and every optional body is `inputOptional` (the handler's `None` when absent), whatever its
 /// input requires (141 were read as required before 2026-12-06). `placed-refused`: headers a contract may
 /// not place (DigitalOcean's `Accept` and `Content-Type`, which OpenAPI says to ignore, are
 /// ignored without a warning since 2026-12-06). The other columns are what is left to read.
 const REQUEST_LOWERED: &[(&str, [usize; 8])] = &[
-    ("box", [0, 0, 0, 0, 0, 0, 1, 0]),
+    ("box", [0, 0, 0, 0, 0, 0, 0, 0]),
     ("digitalocean", [0, 0, 0, 0, 0, 0, 0, 0]),
     ("discord", [0, 0, 0, 0, 0, 0, 0, 0]),
     ("hetzner", [0, 0, 0, 0, 0, 0, 0, 0]),

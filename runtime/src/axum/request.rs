@@ -29,6 +29,7 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
     let placed = placed(route.def.params_in, &query, &parts.headers)?;
     let mut params = crate::coerce::object(pairs.into_iter().chain(placed), route.def.param_fields);
     params.extend(crate::coerce::deep_objects(route.def.params_in, &query));
+    params.extend(crate::coerce::json_texts(route.def.params_in, &query));
     // A GET or DELETE whose contract names a body media type reads a body.
     let queried = matches!(parts.method, Method::GET | Method::HEAD | Method::DELETE)
         && route.def.http_kind.input_content_type.is_none();
@@ -67,7 +68,7 @@ pub(super) async fn read(route: &Route, req: Request) -> Result<Call, AppError> 
 /// `name[property]` pairs).
 fn in_query(p: &ParamIn, key: &str) -> bool {
     match p {
-        ParamIn::Query(_, name) => key == *name,
+        ParamIn::Query(_, name) | ParamIn::QueryJson(_, name) => key == *name,
         ParamIn::DeepObject(_, name, _) => crate::coerce::deep_property(key, name).is_some(),
         ParamIn::Header(..) | ParamIn::Cookie(..) => false,
     }
@@ -87,8 +88,8 @@ fn placed(
             ParamIn::Query(_, name) => {
                 out.extend(query.iter().filter(|(k, _)| k == name).map(|(_, v)| (key.clone(), v.clone())));
             }
-            // Read whole, with its properties' fields, by `coerce::deep_objects`.
-            ParamIn::DeepObject(..) => {}
+            // Read whole, by `coerce::deep_objects` and `coerce::json_texts`.
+            ParamIn::DeepObject(..) | ParamIn::QueryJson(..) => {}
             ParamIn::Header(_, name) => {
                 for value in headers.get_all(*name) {
                     let text =

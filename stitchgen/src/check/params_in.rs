@@ -144,8 +144,11 @@ fn carried(
                 .help("remove `style`"),
         );
     }
-    if style.is_some_and(|s| s.value == QueryStyle::DeepObject) {
-        return deep_object(types, key, value);
+    match style.map(|s| s.value) {
+        Some(QueryStyle::DeepObject) => return deep_object(types, key, value),
+        // One JSON text carries any value.
+        Some(QueryStyle::Json) => return None,
+        Some(QueryStyle::Form) | None => {}
     }
     let encodable = match location {
         KeyLocation::Query => schema::query_encodable(value, types),
@@ -157,9 +160,11 @@ fn carried(
     let (what, help) = match location {
         KeyLocation::Query if schema::is_object(value, types) => (
             "a scalar, enum or array of scalars",
-            "write it `style: deepObject` (`name[property]=value`), flatten it into scalars, or send it in the body",
+            "write it `style: deepObject` (`name[property]=value`) or `style: json`, or send it in the body",
         ),
-        KeyLocation::Query => ("a scalar, enum or array of scalars", "flatten it into scalars, or send it in the body"),
+        KeyLocation::Query => {
+            ("a scalar, enum or array of scalars", "write it `style: json` (one JSON text), or send it in the body")
+        }
         _ => ("a scalar or enum", "flatten it into scalars, or send it in the body"),
     };
     Some(

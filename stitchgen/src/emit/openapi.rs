@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use stitchgen_runtime::ErrorCode;
 
 use crate::model::{Model, Operation, Service};
-use crate::parse::ast::{Framing, Method, StreamFormat, Surface};
+use crate::parse::ast::{Framing, Method, QueryStyle, StreamFormat, Surface};
 use crate::present::{self, Refs, Style};
 
 /// The component every error response shares.
@@ -152,10 +152,14 @@ fn parameters(op: &Operation, svc: &Service, style: Style<'_>) -> Vec<Value> {
     for placed in &http.params_in {
         let Some(f) = fields.iter().find(|f| f.name == placed.key) else { continue };
         let schema = present::schema(&f.schema, svc, style);
-        let mut p =
-            json!({ "name": placed.name, "in": placed.location_str(), "required": f.required, "schema": schema });
-        if let Some(style) = placed.style_str() {
-            (p["style"], p["explode"]) = (json!(style), json!(true));
+        let mut p = json!({ "name": placed.name, "in": placed.location_str(), "required": f.required });
+        match placed.style {
+            QueryStyle::Form => p["schema"] = schema,
+            QueryStyle::DeepObject => {
+                (p["schema"], p["style"], p["explode"]) = (schema, json!("deepObject"), json!(true));
+            }
+            // One JSON text: a parameter with `content`, as OpenAPI writes it.
+            QueryStyle::Json => p["content"] = json!({ "application/json": { "schema": schema } }),
         }
         if let Some(d) = f.schema.get("description") {
             p["description"] = d.clone();

@@ -51,7 +51,16 @@ fn apply(doc: &mut J, pending: Rules, lowered: &mut Lowerings) -> BTreeSet<Strin
                     lowered.warn(span, &src, format!("a `default` that breaks its own schema is dropped: {why}"));
                 }
             }
+            // An object of scalars has a `form` serialization (its properties spread), which a
+            // query does not read; for anything deeper OpenAPI defines none, and one JSON text is
+            // what such APIs take (Box's `mdfilters`).
             Pending::QueryField if !schema::query_encodable(&node, types) => {
+                if schema::deep_object_fault(&node, types).is_some() && json_param(doc, &out) {
+                    let why = "a query parameter that is a list of objects or an object of them, whose `form` \
+                               serialization OpenAPI leaves undefined, is sent as one JSON text (`style: json`)";
+                    lowered.warn(span, &src, why.into());
+                    continue;
+                }
                 replace_with_string(doc, &out);
                 lowered.warn(
                     span,
@@ -369,6 +378,47 @@ fn deep_object(doc: &mut J, out: &str, node: &Node, types: Types<'_>, span: Span
             format!("a deepObject query parameter that text pairs cannot carry ({fault}) is read as a string"),
         );
     }
+}
+
+/// Makes the query field at `out` a parameter placed `style: json`: a placed one
+/// (`…/params/properties/KEY`) gains the style; an input field of a method that reads its input
+/// from the query (`…/input/properties/KEY`) moves to `params`, placed so, under its name.
+/// `false` where `out` is neither.
+fn json_param(doc: &mut J, out: &str) -> bool {
+    if let Some((endpoint, key)) = out.rsplit_once("/params/properties/") {
+        let Some(J::Object(entry)) = doc.pointer_mut(&format!("{endpoint}/paramsIn/{key}")) else { return false };
+        entry.insert("style".into(), json!("json"));
+        return true;
+    }
+    let Some((endpoint, key)) = out.rsplit_once("/input/properties/") else { return false };
+    let name = key.replace("~1", "/").replace("~0", "~");
+    let Some(J::Object(e)) = doc.pointer_mut(endpoint) else { return false };
+    let Some(J::Object(input)) = e.get_mut("input") else { return false };
+    let Some(schema) = input.get_mut("properties").and_then(J::as_object_mut).and_then(|p| p.remove(&name)) else {
+        return false;
+    };
+    let required = match input.get_mut("required") {
+        Some(J::Array(names)) => {
+            let before = names.len();
+            names.retain(|n| n != name.as_str());
+            names.len() < before
+        }
+        _ => false,
+    };
+    if input.get("required").and_then(J::as_array).is_some_and(Vec::is_empty) {
+        input.remove("required");
+    }
+    let params = e.entry("params").or_insert_with(|| json!({ "type": "object", "properties": {} }));
+    params["properties"][name.as_str()] = schema;
+    if required {
+        let names = params.as_object_mut().map(|p| p.entry("required").or_insert_with(|| json!([])));
+        if let Some(J::Array(names)) = names {
+            names.push(J::String(name.clone()));
+        }
+    }
+    let places = e.entry("paramsIn").or_insert_with(|| json!({}));
+    places[name.as_str()] = json!({ "in": "query", "style": "json" });
+    true
 }
 
 fn replace_with_string(doc: &mut J, out: &str) {

@@ -230,9 +230,13 @@ impl ParamIn {
         }
     }
 
-    /// The style OpenAPI names, where it is not the default (`form`).
+    /// The style the contract names, where it is not the default (`form`).
     pub fn style_str(&self) -> Option<&'static str> {
-        (self.style == ast::QueryStyle::DeepObject).then_some("deepObject")
+        match self.style {
+            ast::QueryStyle::Form => None,
+            ast::QueryStyle::DeepObject => Some("deepObject"),
+            ast::QueryStyle::Json => Some("json"),
+        }
     }
 
     /// Where and how it travels, as a reader names it: ``query `filter` (deepObject)``.

@@ -392,8 +392,9 @@ pub struct ParamIn {
     pub location: Option<Sp<KeyLocation>>,
     /// Its name on the wire (`X-Request-Id`); default: the `params` key.
     pub name: Option<Sp<String>>,
-    /// How a query parameter's value is written: `form` (default; a list repeats its name) or
-    /// `deepObject` (an object, one `name[property]=value` pair per property).
+    /// How a query parameter's value is written: `form` (default; a list repeats its name),
+    /// `deepObject` (an object, one `name[property]=value` pair per property) or `json` (the
+    /// value as one JSON text).
     pub style: Option<Sp<QueryStyle>>,
 }
 
@@ -406,6 +407,8 @@ pub enum QueryStyle {
     Form,
     /// `name[property]=value` for each property of an object.
     DeepObject,
+    /// `name=` the value as one JSON text (OpenAPI's `content: application/json`): any value.
+    Json,
 }
 
 /// Options read only by tool surfaces.

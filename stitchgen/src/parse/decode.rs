@@ -365,7 +365,7 @@ keywords! {
         "openIdConnect" => SchemeType::OpenIdConnect, "mutualTLS" => SchemeType::MutualTls,
     }
     KeyLocation { "header" => KeyLocation::Header, "query" => KeyLocation::Query, "cookie" => KeyLocation::Cookie }
-    QueryStyle { "form" => QueryStyle::Form, "deepObject" => QueryStyle::DeepObject }
+    QueryStyle { "form" => QueryStyle::Form, "deepObject" => QueryStyle::DeepObject, "json" => QueryStyle::Json }
 }
 
 impl DecodeEntry for SecurityScheme {

@@ -108,6 +108,7 @@ fn params_in(op: &Operation, svc: &Service) -> &'static [rt::ParamIn] {
                     KeyLocation::Query if p.style == QueryStyle::DeepObject => {
                         rt::ParamIn::DeepObject(key, name, properties(&p.key))
                     }
+                    KeyLocation::Query if p.style == QueryStyle::Json => rt::ParamIn::QueryJson(key, name),
                     KeyLocation::Query => rt::ParamIn::Query(key, name),
                     KeyLocation::Header => rt::ParamIn::Header(key, name),
                     KeyLocation::Cookie => rt::ParamIn::Cookie(key, name),

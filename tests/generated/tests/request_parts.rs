@@ -176,6 +176,28 @@ async fn an_object_travels_as_deep_object_pairs_each_property_typed() {
 }
 
 #[tokio::test]
+async fn a_json_parameter_is_one_json_text_held_to_its_schema() {
+    let echo = Echo::default();
+    let get = |q: &str| Request::get(format!("/request_parts/notes?filters={q}")).body(Body::empty()).unwrap();
+    let (status, body) = send(&echo, get("%5B%7B%22field%22%3A%22tag%22%2C%22equals%22%3A1%7D%5D")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(echo.seen().0, json!({"filters": [{"field": "tag", "equals": 1}]}));
+    // No JSON, or JSON the schema refuses: refused with its path, the handler never runs.
+    for bad in ["tag", "%5B%7B%7D%5D", "%5B1%2C2%2C3%5D"] {
+        *echo.0.lock().unwrap() = None;
+        let (status, body) = send(&echo, get(bad)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert!(body.to_string().contains("/filters"), "{body}");
+        assert!(echo.0.lock().unwrap().is_none(), "no handler ran");
+    }
+    let client = request_parts::Client::new(HttpClient::new(serve(&echo).await).credential("api_key", "k"));
+    let params = json!({"filters": [{"field": "a&b=c", "equals": {"x": [null]}}]});
+    let typed: list_notes::Params = serde_json::from_value(params.clone()).unwrap();
+    client.list_notes(&typed, &serde_json::from_value(json!({})).unwrap()).await.unwrap();
+    assert_eq!(echo.seen(), (params, json!({})));
+}
+
+#[tokio::test]
 async fn the_typed_client_writes_an_object_as_the_adapter_reads_it() {
     let echo = Echo::default();
     let client = request_parts::Client::new(HttpClient::new(serve(&echo).await).credential("api_key", "k"));
@@ -423,6 +445,7 @@ fn openapi_places_each_parameter() {
             ("pageToken", "query", false),
             ("created", "query", false),
             ("labels", "query", false),
+            ("filters", "query", false),
             ("limit", "query", false),
             ("tag", "query", false),
             ("ids", "query", false),
@@ -430,4 +453,6 @@ fn openapi_places_each_parameter() {
     );
     let created = &openapi["paths"]["/request_parts/notes"]["get"]["parameters"][2];
     assert_eq!((&created["style"], &created["explode"]), (&json!("deepObject"), &json!(true)));
+    let filters = &openapi["paths"]["/request_parts/notes"]["get"]["parameters"][4];
+    assert_eq!(filters["content"]["application/json"]["schema"]["type"], "array", "{filters}");
 }

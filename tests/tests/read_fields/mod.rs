@@ -78,10 +78,9 @@ impl<'ast> Visit<'ast> for Operations {
                     .filter_map(|p| match p {
                         syn::Expr::Call(c) => match &*c.func {
                             syn::Expr::Path(f)
-                                if f.path
-                                    .segments
-                                    .last()
-                                    .is_some_and(|s| s.ident == "Query" || s.ident == "DeepObject") =>
+                                if f.path.segments.last().is_some_and(|s| {
+                                    s.ident == "Query" || s.ident == "DeepObject" || s.ident == "QueryJson"
+                                }) =>
                             {
                                 c.args.iter().nth(1).and_then(string)
                             }

@@ -177,6 +177,7 @@ fn param_in(p: rt::ParamIn) -> TokenStream {
             let fields = fields.iter().map(field);
             quote!(#p_::DeepObject(#key, #name, &[#(#fields),*]))
         }
+        rt::ParamIn::QueryJson(key, name) => quote!(#p_::QueryJson(#key, #name)),
         rt::ParamIn::Header(key, name) => quote!(#p_::Header(#key, #name)),
         rt::ParamIn::Cookie(key, name) => quote!(#p_::Cookie(#key, #name)),
     }

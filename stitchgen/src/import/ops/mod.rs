@@ -240,7 +240,7 @@ impl<'d, 's> Endpoints<'d, 's> {
                     path_props.insert(ident.clone(), self.param_schema(loc, p, out, lowered));
                 }
                 // An object written `name[property]=value` is a parameter the input cannot hold.
-                "query" if query_input && !placed::deep_object(p) => {
+                "query" if query_input && !placed::deep_object(p) && !placed::json_text(p) => {
                     if path_names.iter().any(|(_, ident)| ident == name) {
                         lowered.warn(
                             p.span,

@@ -55,13 +55,17 @@ impl Endpoints<'_, '_> {
         }
         let key = key(name, place, path, placed);
         let out = format!("{}/params/properties/{}", op.out, escape(&key));
-        let deep = place == "query" && deep_object(p);
+        let (deep, json) = (place == "query" && deep_object(p), place == "query" && json_text(p));
         let rule = match place {
-            "query" if deep => Pending::DeepObject,
-            "query" => Pending::QueryField,
-            _ => Pending::PlacedScalar,
+            "query" if deep => Some(Pending::DeepObject),
+            // One JSON text carries any value.
+            "query" if json => None,
+            "query" => Some(Pending::QueryField),
+            _ => Some(Pending::PlacedScalar),
         };
-        lowered.pending(rule, p.span, &loc.pointer, &out);
+        if let Some(rule) = rule {
+            lowered.pending(rule, p.span, &loc.pointer, &out);
+        }
         let schema = self.param_schema(loc, p, out, lowered);
         if p.get("required").and_then(Node::as_bool) == Some(true) {
             placed.required.push(J::String(key.clone()));
@@ -72,6 +76,8 @@ impl Endpoints<'_, '_> {
         }
         if deep {
             entry["style"] = json!("deepObject");
+        } else if json {
+            entry["style"] = json!("json");
         }
         placed.props.insert(key.clone(), schema);
         placed.places.insert(key, entry);
@@ -94,6 +100,15 @@ impl Endpoints<'_, '_> {
 /// Whether the parameter is written `style: deepObject` (`name[property]=value`).
 pub(super) fn deep_object(p: &Node) -> bool {
     p.get("style").and_then(Node::as_str) == Some("deepObject")
+}
+
+/// Whether the parameter's value is one JSON text (`content: {application/json: …}`).
+pub(super) fn json_text(p: &Node) -> bool {
+    let media = p.get("content").and_then(Node::as_map).and_then(|c| c.first()).and_then(|(m, _)| m.as_str());
+    media.is_some_and(|m| {
+        let m = m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        m == "application/json" || m.ends_with("+json")
+    })
 }
 
 /// A constant query pair written in the path (`?api-version=2023-05-01`) beside a body: a
