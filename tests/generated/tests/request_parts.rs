@@ -198,6 +198,20 @@ async fn a_json_parameter_is_one_json_text_held_to_its_schema() {
 }
 
 #[tokio::test]
+async fn a_tool_call_through_the_gateway_sends_objects_and_json_where_the_origin_reads_them() {
+    let echo = Echo::default();
+    // The remote service is what the gateway serves: arguments in, HTTP to the origin.
+    let gateway = request_parts::remote(HttpClient::new(serve(&echo).await).credential("api_key", "k"));
+    let args = json!({
+        "created": {"gte": 1, "by": ["x"]}, "labels": {"a b": "c&d"}, "filters": [{"field": "f", "equals": [1]}],
+        "ids": [3, 4], "limit": 5,
+    });
+    gateway.call_tool(Surface::Mcp, "list_notes_request_part", args, &Ctx::anonymous()).await.unwrap();
+    let params = json!({"created": {"gte": 1, "by": ["x"]}, "labels": {"a b": "c&d"}, "filters": [{"field": "f", "equals": [1]}]});
+    assert_eq!(echo.seen(), (params, json!({"ids": [3, 4], "limit": 5})));
+}
+
+#[tokio::test]
 async fn the_typed_client_writes_an_object_as_the_adapter_reads_it() {
     let echo = Echo::default();
     let client = request_parts::Client::new(HttpClient::new(serve(&echo).await).credential("api_key", "k"));
