@@ -44,6 +44,7 @@ READINGS = {
     "nullable-enum": "3.0 `nullable: true` beside `enum` spelled as `null` in the 3.1 enum: Optic compares the lists",
     "nullable-ref": "3.0 `nullable: true` on a `$ref`/`allOf` spelled `anyOf: [it, {type: null}]`",
     "ref-siblings": "`$ref` with siblings spelled `allOf: [$ref]` beside them: the same schema, Optic reads them apart",
+    "discriminator-const": "a `discriminator`'s mapped value as a `const` beside its branch: the branches it told apart",
 }
 
 
@@ -284,7 +285,9 @@ def union_respelled(f, docs, original, after):
     if before is None or after_node is None:
         return None
     for fix, reading_id in ((("allof-ref",), "ref-siblings"), (("nullable",), "nullable-in-union"),
-                            (("allof-ref", "nullable"), "ref-siblings")):
+                            (("allof-ref", "nullable"), "ref-siblings"),
+                            (("discriminator",), "discriminator-const"),
+                            (("discriminator", "allof-ref", "nullable"), "discriminator-const")):
         if same_schema(docs, original, before, after, after_node, set(fix)):
             return reading_id
     return None
@@ -300,6 +303,10 @@ def respelled(node, fix):
     """One schema node in the spelling both sides share; `fix`: the respellings allowed."""
     if not isinstance(node, dict):
         return node
+    tagged = node.get("allOf")
+    if "discriminator" in fix and set(node) == {"allOf"} and isinstance(tagged, list) and len(tagged) == 2 \
+            and discriminator_tag(tagged[1]):
+        return respelled(tagged[0], fix)  # `allOf: [BRANCH, {P: const}]` is the branch it tags
     n = {k: v for k, v in node.items() if not k.startswith("x-") and k not in DROPPED}
     if "example" in n:  # 3.0 `example` is 3.1 `examples: [it]`
         n["examples"] = [n.pop("example")]
@@ -315,6 +322,16 @@ def respelled(node, fix):
     if isinstance(n.get("required"), list):
         n["required"] = sorted(n["required"], key=str)
     return n
+
+
+def discriminator_tag(node):
+    """The part the import writes beside a union branch for its discriminator's mapped value:
+    `{required: [P], properties: {P: {const: V}}}` (`enum` for several values)."""
+    if not isinstance(node, dict) or set(node) != {"required", "properties"}:
+        return False
+    props = node["properties"]
+    return isinstance(props, dict) and len(props) == 1 and node["required"] == list(props) \
+        and all(isinstance(v, dict) and set(v) in ({"const"}, {"enum"}) for v in props.values())
 
 
 def same_schema(docs, bfile, b, afile, a, fix, assumed=None):

@@ -153,6 +153,7 @@ impl<'d> Schemas<'d> {
         let mut out = Map::new();
         // 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum`, applied once `minimum`/`maximum` is read.
         let mut exclusive = (false, false);
+        let mut discriminator = None;
         for (k, v) in entries {
             let key = k.as_str().unwrap_or_default();
             let here = at.child(key, key);
@@ -232,6 +233,8 @@ impl<'d> Schemas<'d> {
                 "example" => {
                     out.entry("examples").or_insert_with(|| json!([v.to_json()]));
                 }
+                // Read once the branches are converted.
+                "discriminator" => discriminator = Some((k, v, here)),
                 "type" => match type_value(v) {
                     Some(t) => {
                         out.insert(key.into(), t);
@@ -253,7 +256,85 @@ impl<'d> Schemas<'d> {
             }
         }
         exclusive_bounds(&mut out, exclusive);
+        if let Some((k, v, here)) = discriminator {
+            let union = ["oneOf", "anyOf"]
+                .into_iter()
+                .find_map(|u| Some((u, entries.iter().find(|(n, _)| n.as_str() == Some(u))?)));
+            match union {
+                Some((key, (_, branches))) => {
+                    self.discriminate(&mut out, key, branches, v, (k.span, &here, at.doc), lowered)
+                }
+                None => lowered.warn(k.span, &here.src, dropped_keyword("discriminator")),
+            }
+        }
         out
+    }
+
+    /// A `discriminator` beside `oneOf`/`anyOf` (`key`, written `branches`): each branch that
+    /// refers to a schema a `mapping` entry names gets that value as a `const` of the property
+    /// (`allOf` beside the reference), so that branches are disjoint and the union decidable. A
+    /// branch written inline, or that no mapping names, is left as it is, with a warning.
+    fn discriminate(
+        &mut self,
+        out: &mut Map<String, J>,
+        key: &str,
+        branches: &Node,
+        d: &Node,
+        (span, here, doc): (Span, &At, usize),
+        lowered: &mut Lowerings,
+    ) {
+        let Some(property) = d.get("propertyName").and_then(Node::as_str) else {
+            lowered.warn(span, &here.src, "a `discriminator` without a `propertyName`, dropped".into());
+            return;
+        };
+        let mapping: Vec<(String, Loc)> = d
+            .get("mapping")
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(value, target)| {
+                let target = target.as_str()?;
+                // A bare name stands for `#/components/schemas/NAME`.
+                let reference = if target.contains('/') || target.contains('#') {
+                    target.to_owned()
+                } else {
+                    format!("#/components/schemas/{target}")
+                };
+                Some((value.as_str()?.to_owned(), self.docs.follow(doc, &reference)?))
+            })
+            .collect();
+        let Some(J::Array(converted)) = out.get_mut(key) else { return };
+        let mut unread = Vec::new();
+        for (i, (branch, written)) in converted.iter_mut().zip(branches.as_seq().unwrap_or_default()).enumerate() {
+            let target = super::load::bare_ref(written).and_then(|r| self.docs.follow(doc, r));
+            // Only a mapping says: OpenAPI's implicit value (the schema's name) is what real
+            // descriptions contradict (Together's `ResponseFormatText` is `type: text`), and a
+            // `const` the branch refuses would leave it no value.
+            let values: Vec<String> = match &target {
+                Some(t) => mapping.iter().filter(|(_, m)| m == t).map(|(v, _)| v.clone()).collect(),
+                None => Vec::new(),
+            };
+            let value = match values.as_slice() {
+                [] => {
+                    unread.push(i.to_string());
+                    continue;
+                }
+                [one] => json!({ "const": one }),
+                many => json!({ "enum": many }),
+            };
+            let tag = json!({ "required": [property], "properties": { property: value } });
+            *branch = json!({ "allOf": [branch.take(), tag] });
+        }
+        if unread.len() == converted.len() {
+            let why = "`discriminator` whose `mapping` names no branch, dropped: the branches are told apart by their own schemas";
+            lowered.warn(span, &here.src, why.into());
+        } else if !unread.is_empty() {
+            let why = format!(
+                "`discriminator` read for the branches it names; `{key}` branch {} is named by no `mapping`, and is told apart by its own schema",
+                unread.join(", ")
+            );
+            lowered.warn(span, &here.src, why);
+        }
     }
 
     /// The type name for a reference target: a schema under `components/schemas` keeps its
@@ -512,7 +593,7 @@ fn with_null(schema: J) -> J {
 fn dropped_keyword(key: &str) -> String {
     let why = match key {
         "readOnly" | "writeOnly" => "the contract has one schema for requests and answers",
-        "discriminator" => "`oneOf` branches are told apart by their own schemas",
+        "discriminator" => "without `oneOf` or `anyOf` beside it, the branches are told apart by their own schemas",
         "xml" => "the contract speaks JSON only",
         "externalDocs" | "$comment" => "it documents and never constrains",
         "not"
