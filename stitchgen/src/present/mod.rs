@@ -103,6 +103,54 @@ fn schema_with(value: &Value, svc: &Service, style: Style<'_>, memo: Option<&Mem
     conv.finish(out)
 }
 
+/// The range of each integer `format` the generated Rust type has (`uint16` is a `u16`).
+const INTEGER_FORMATS: &[(&str, i128, i128)] = &[
+    ("int8", i8::MIN as i128, i8::MAX as i128),
+    ("int16", i16::MIN as i128, i16::MAX as i128),
+    ("int32", i32::MIN as i128, i32::MAX as i128),
+    ("int64", i64::MIN as i128, i64::MAX as i128),
+    ("uint8", 0, u8::MAX as i128),
+    ("uint16", 0, u16::MAX as i128),
+    ("uint32", 0, u32::MAX as i128),
+    ("uint64", 0, u64::MAX as i128),
+];
+
+/// For the runner's validator: an integer `format` is the bound the generated type holds, so a
+/// value past it is refused with its path like any breach, never by deserialization after
+/// validation passed (Svix writes `uint16` with no `maximum`). A bound the schema writes that
+/// is tighter stays.
+fn format_bounds(map: &mut Map<String, Value>) {
+    let integer = match map.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+        Some(_) => false,
+    };
+    if !integer {
+        // A numeric format on a string is an integer carried as text: no bound applies.
+        return;
+    }
+    let Some(&(_, lo, hi)) =
+        map.get("format").and_then(Value::as_str).and_then(|f| INTEGER_FORMATS.iter().find(|(n, ..)| *n == f))
+    else {
+        return;
+    };
+    let number = |n: i128| {
+        u64::try_from(n).map(Value::from).or_else(|_| i64::try_from(n).map(Value::from)).unwrap_or(Value::Null)
+    };
+    let written = |k: &str| map.get(k).and_then(Value::as_f64);
+    let looser = |k: &str, past: &dyn Fn(f64) -> bool| written(k).is_none_or(past);
+    let (lo_f, hi_f) = (lo as f64, hi as f64);
+    let raise = looser("minimum", &|m| m < lo_f) && looser("exclusiveMinimum", &|m| m < lo_f);
+    let lower = looser("maximum", &|m| m > hi_f) && looser("exclusiveMaximum", &|m| m > hi_f);
+    if raise {
+        map.insert("minimum".into(), number(lo));
+    }
+    if lower {
+        map.insert("maximum".into(), number(hi));
+    }
+}
+
 /// The service's types document: `$id` [`stitchgen_runtime::TYPES_URI`] and each type once in
 /// `$defs`, under its Rust name (unique in the service, and safe in a URI), referring to the
 /// others there. The generated module embeds it; the runner registers it once.
@@ -364,6 +412,9 @@ impl<'a> Converter<'a> {
                 }
                 if self.style.close_objects && close::compose(&mut out) && is_object_schema(&out) {
                     close::close(&mut out);
+                }
+                if matches!(self.style.refs, Refs::Registry) {
+                    format_bounds(&mut out);
                 }
                 Value::Object(sorted(out))
             }

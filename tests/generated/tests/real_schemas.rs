@@ -66,8 +66,18 @@ async fn an_int64_round_trips_exactly_beyond_two_to_the_53() {
 #[tokio::test]
 async fn a_value_outside_its_format_width_is_refused_as_input() {
     let svc = numeric_formats::service(Echo);
-    let err = http(&svc, "echo", json!({}), json!({ "id": 1, "small": 256 })).await.unwrap_err();
-    assert_eq!(err.code, "VALIDATION_ERROR", "{err:?}");
+    // Refused by validation, with its path and the bound its format is: never by the
+    // deserialization of an `u8` after validation passed.
+    for (field, value, keyword) in
+        [("small", json!(256), "maximum"), ("small", json!(-1), "minimum"), ("count", json!(1u64 << 31), "maximum")]
+    {
+        let err = http(&svc, "echo", json!({}), json!({ "id": 1, field: value })).await.unwrap_err();
+        assert_eq!(err.code, "VALIDATION_ERROR", "{err:?}");
+        let details = serde_json::to_string(&err.details).unwrap();
+        assert!(details.contains(&format!("/{field}")) && details.contains(keyword), "{field}: {details}");
+    }
+    let out = http(&svc, "echo", json!({}), json!({ "id": 1, "small": 255, "count": i32::MAX })).await.unwrap();
+    assert_eq!((out["small"].as_u64(), out["count"].as_i64()), (Some(255), Some(i64::from(i32::MAX))));
 }
 
 struct Counters;
