@@ -8,9 +8,11 @@ use crate::diag::Diagnostics;
 use crate::naming;
 use crate::parse::ast::{self, Completion, Contract, Endpoint, Framing, RuntimeTool, StreamFormat, Surface};
 pub use crate::schema::Wrap;
+pub use params_in::ParamIn;
 pub use security::Alternative;
 
 pub mod graph;
+mod params_in;
 mod security;
 
 /// The default budget in bytes, about 4,000 tokens. Measured on the ten real API descriptions
@@ -204,45 +206,6 @@ impl Operation {
             return Some(stream.format.media().into());
         }
         self.output.is_some().then(|| "application/json".into())
-    }
-}
-
-/// A parameter that travels in the query, a header or a cookie (`paramsIn`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParamIn {
-    /// Its key in `params`: the tool argument and the field of the handler's `Params`.
-    pub key: String,
-    /// Where it travels.
-    pub location: ast::KeyLocation,
-    /// Its name there.
-    pub name: String,
-    /// How a query parameter's value is written (`form` for a header or cookie).
-    pub style: ast::QueryStyle,
-}
-
-impl ParamIn {
-    /// `query`, `header` or `cookie`, as OpenAPI writes it.
-    pub fn location_str(&self) -> &'static str {
-        match self.location {
-            ast::KeyLocation::Query => "query",
-            ast::KeyLocation::Header => "header",
-            ast::KeyLocation::Cookie => "cookie",
-        }
-    }
-
-    /// The style the contract names, where it is not the default (`form`).
-    pub fn style_str(&self) -> Option<&'static str> {
-        match self.style {
-            ast::QueryStyle::Form => None,
-            ast::QueryStyle::DeepObject => Some("deepObject"),
-            ast::QueryStyle::Json => Some("json"),
-        }
-    }
-
-    /// Where and how it travels, as a reader names it: ``query `filter` (deepObject)``.
-    pub fn wire(&self) -> String {
-        let style = self.style_str().map(|s| format!(" ({s})")).unwrap_or_default();
-        format!("{} `{}`{style}", self.location_str(), self.name)
     }
 }
 
@@ -567,7 +530,7 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         max_body_bytes: l.value.max_body_bytes.as_ref().map(|v| v.value),
         max_answer_bytes: l.value.max_answer_bytes.as_ref().map(|v| v.value),
     });
-    let params_in = params_in(c, e);
+    let params_in = params_in::params_in(c, e);
     let input_optional = e.input_optional.as_ref().is_some_and(|o| o.value);
     let input_in_query = method.input_in_query() && e.input_content_type.is_none();
     Some(Http {
@@ -584,30 +547,6 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         headers,
         limits,
     })
-}
-
-/// The parameters `paramsIn` places, in the order `params` declares them (a mapping's order
-/// means nothing; the properties' order is the schema's).
-fn params_in(c: &Contract, e: &Endpoint) -> Vec<ParamIn> {
-    let types = crate::schema::Types::new(c.types.as_ref().map(|t| &t.value));
-    let order: Vec<&str> = e
-        .params
-        .as_ref()
-        .map(|p| crate::schema::all_properties(&p.0, types).into_iter().filter_map(|(k, _)| k.as_str()).collect())
-        .unwrap_or_default();
-    let mut placed: Vec<ParamIn> = e
-        .params_in
-        .iter()
-        .flat_map(|m| m.value.iter())
-        .filter_map(|(key, p)| {
-            let location = p.value.location.as_ref()?.value;
-            let name = p.value.name.as_ref().map_or_else(|| key.value.clone(), |n| n.value.clone());
-            let style = p.value.style.as_ref().map(|s| s.value).unwrap_or_default();
-            Some(ParamIn { key: key.value.clone(), location, name, style })
-        })
-        .collect();
-    placed.sort_by_key(|p| order.iter().position(|k| *k == p.key).unwrap_or(usize::MAX));
-    placed
 }
 
 /// The declared success status and documented headers: of `http`, or of `responseMeta` (the
