@@ -76,11 +76,24 @@ async fn nullable_shared_types_are_optional_where_used() {
 
 #[tokio::test]
 async fn nullable_shared_enums_are_one_enum_optional_where_used() {
-    for v in [json!({"origin": "source", "stage": "final", "mode": "fast"}), json!({"origin": null})] {
+    for v in [
+        json!({"origin": "source", "stage": "final", "mode": "fast", "reason": "won't fix", "resolution": "revoked"}),
+        json!({"origin": null}),
+    ] {
         answers_unchanged(nullable_enum::service(Answer(v.clone())), v).await;
     }
-    use nullable_enum::types::{Mode, Origin, Stage, T};
-    let _ = T { origin: Some(Origin::Library), stage: Some(Stage::Draft), mode: Some(Mode::Slow) };
+    // `null` under an optional key is the key left out (the Rust type's `None`).
+    let v = json!({"origin": null, "reason": null, "resolution": null});
+    let answer = http(&nullable_enum::service(Answer(v)), "get_t", json!({})).await.unwrap();
+    assert_eq!(answer, json!({"origin": null}));
+    use nullable_enum::types::{Mode, Origin, Reason, Stage, T, TResolution};
+    let _ = T {
+        origin: Some(Origin::Library),
+        stage: Some(Stage::Draft),
+        mode: Some(Mode::Slow),
+        reason: Some(Reason::FalsePositive),
+        resolution: Some(TResolution::WontFix),
+    };
     let err = http(&nullable_enum::service(Answer(json!({"origin": "other"}))), "get_t", json!({})).await;
     assert!(err.is_err());
 }

@@ -194,20 +194,26 @@ fn without_null(v: &Value) -> Option<Value> {
             changed = true;
         }
     }
-    if changed {
-        return Some(Value::Object(map));
-    }
-    let is_null = |b: &Value| b.get("type").is_some_and(|t| t == "null");
+    // A `null` branch of a union, beside `null` among the types or not: GitHub writes
+    // `{type: [string, "null"], oneOf: [{enum: [a, b]}, {enum: [null]}]}`, which typify reads as
+    // the same newtype of `Option` of itself.
     for kw in ["anyOf", "oneOf"] {
         let Some(Value::Array(branches)) = map.get(kw) else { continue };
-        let rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
+        let rest: Vec<Value> = branches.iter().filter(|b| !null_only(b)).cloned().collect();
         if rest.len() == branches.len() || rest.is_empty() {
             continue;
         }
         map.insert(kw.into(), Value::Array(rest));
-        return Some(Value::Object(map));
+        changed = true;
     }
-    None
+    changed.then_some(Value::Object(map))
+}
+
+/// A schema `null` alone satisfies: `{type: "null"}`, `{enum: [null]}` or `{const: null}`.
+fn null_only(v: &Value) -> bool {
+    v.get("type").is_some_and(|t| t == "null")
+        || v.get("enum").is_some_and(|e| e == &json!([null]))
+        || v.get("const").is_some_and(Value::is_null)
 }
 
 /// The rewrites of one schema node, its subschemas already rewritten.
@@ -294,7 +300,7 @@ fn set_title(schema: &mut Value, title: &str) {
     map.insert("title".into(), Value::String(title.to_owned()));
     for kw in ["anyOf", "oneOf"] {
         let Some(Value::Array(branches)) = map.get_mut(kw) else { continue };
-        let is_null = |b: &Value| b.get("type") == Some(&json!("null"));
+        let is_null = null_only;
         let mut inline = branches.iter_mut().filter(|b| !is_null(b));
         if let (Some(only), None) = (inline.next(), inline.next())
             && only.is_object()
