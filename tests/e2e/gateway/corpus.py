@@ -322,7 +322,10 @@ class Prism:
         # Its memory bounded: on a few schemas its generator grows without end.
         env = {**os.environ, "NODE_OPTIONS": "--max-old-space-size=2048"}
         self.proc = subprocess.Popen(self.argv, stdout=log, stderr=subprocess.STDOUT, env=env)
-        for _ in range(600):
+        # Prism reads and dereferences the whole document before it listens: Kubernetes' took
+        # over a minute on a loaded 2-core machine. Polled against the clock, not a count.
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
             if "Prism is listening" in self.log_path.read_text()[start:]:
                 return
             if self.proc.poll() is not None:
