@@ -100,7 +100,19 @@ fn types_half(svc: &Service, paths: std::sync::mpsc::Sender<Paths>) -> Result<St
     // A send fails only when our half has stopped; its error is the one reported.
     let _ = paths.send(types.as_ref().map(|t| t.paths.clone()).map_err(drop));
     let items = types.and_then(|t| t.items_of(svc, &named)).map_err(Failure::Schema)?;
-    print(service_mod(svc, types_mod(items))).map_err(Failure::Internal)
+    let mut file: syn::File = syn::parse2(service_mod(svc, types_mod(TokenStream::new())))
+        .map_err(|e| Failure::Internal(format!("the service module does not parse: {e}")))?;
+    let content = types_content(&mut file).ok_or_else(|| Failure::Internal("no types module to fill".into()))?;
+    *content = items;
+    rewrite::finish(&mut file);
+    Ok(prettyplease::unparse(&file))
+}
+
+/// The items of `pub mod <service> { pub mod types { … } }`.
+fn types_content(file: &mut syn::File) -> Option<&mut Vec<syn::Item>> {
+    let [syn::Item::Mod(service)] = file.items.as_mut_slice() else { return None };
+    let [syn::Item::Mod(types)] = service.content.as_mut()?.1.as_mut_slice() else { return None };
+    Some(&mut types.content.as_mut()?.1)
 }
 
 /// Our half: the service module with an empty `types`, the operations and everything after.

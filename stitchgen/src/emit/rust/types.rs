@@ -19,17 +19,18 @@ pub struct Types {
 }
 
 impl Types {
-    /// Items of the `types` module.
-    pub fn items(&self) -> Result<TokenStream, String> {
+    /// Items of the `types` module, as a syntax tree: the module is printed from it directly,
+    /// never quoted back into tokens and parsed again.
+    pub fn items(&self) -> Result<Vec<syn::Item>, String> {
         let tokens = guarded(|| Ok(self.space.to_stream()))?;
         let mut file: syn::File = syn::parse2(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
         file.items = super::share::share(std::mem::take(&mut file.items), &self.fixed);
-        drop_unused_default_helpers(&mut file);
-        Ok(quote::quote!(#file))
+        drop_unused_default_helpers(&mut file.items);
+        Ok(file.items)
     }
 
     /// Items of the `types` module, or the schema typify failed to print.
-    pub fn items_of(&self, svc: &Service, named: &[(String, Value)]) -> Result<TokenStream, Untranslatable> {
+    pub fn items_of(&self, svc: &Service, named: &[(String, Value)]) -> Result<Vec<syn::Item>, Untranslatable> {
         self.items().map_err(|why| Untranslatable { origin: culprit(svc, named), why })
     }
 }
@@ -40,19 +41,80 @@ pub(crate) const TYPIFY_VERSION: &str = "0.8.0";
 /// typify (0.6.2 through 0.8.0) registers its `default_i64` helper for every non-zero float default and then
 /// writes that default as a function of its own (typify-impl `defaults.rs`), so the helper can
 /// go unused and `deny(warnings)` refuses the dead code. Helpers of `mod defaults` that nothing
-/// names are removed.
-fn drop_unused_default_helpers(file: &mut syn::File) {
-    let text = quote::quote!(#file).to_string();
-    for item in &mut file.items {
+/// names are removed. typify names them in paths (`defaults::x()`) and in the string of a
+/// `#[serde(default = "defaults::x")]`: both are read off the tree, not off a printed module.
+fn drop_unused_default_helpers(items: &mut [syn::Item]) {
+    let mut names = Names::default();
+    for item in items.iter() {
+        syn::visit::visit_item(&mut names, item);
+    }
+    for item in items.iter_mut() {
         if let syn::Item::Mod(m) = item
             && m.ident == "defaults"
             && let Some((_, items)) = &mut m.content
         {
             items.retain(|i| match i {
-                syn::Item::Fn(f) => text.matches(&f.sig.ident.to_string()).count() > 1,
+                syn::Item::Fn(f) => names.used(&f.sig.ident.to_string()),
                 _ => true,
             });
         }
+    }
+}
+
+/// Every identifier of a tree with how often it occurs, and the text of its string literals
+/// that name a default helper (inside `#[serde(...)]`, which syn leaves as tokens).
+#[derive(Default)]
+struct Names {
+    idents: BTreeMap<String, usize>,
+    texts: Vec<String>,
+}
+
+impl Names {
+    /// Named somewhere besides its own definition.
+    fn used(&self, name: &str) -> bool {
+        self.idents.get(name).is_some_and(|n| *n > 1) || self.texts.iter().any(|t| t.contains(name))
+    }
+
+    fn tokens(&mut self, tokens: TokenStream) {
+        for tree in tokens {
+            match tree {
+                proc_macro2::TokenTree::Group(g) => self.tokens(g.stream()),
+                proc_macro2::TokenTree::Ident(i) => *self.idents.entry(i.to_string()).or_default() += 1,
+                proc_macro2::TokenTree::Literal(l) => {
+                    let text = l.to_string();
+                    if text.contains("defaults::") {
+                        self.texts.push(text);
+                    }
+                }
+                proc_macro2::TokenTree::Punct(_) => {}
+            }
+        }
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Names {
+    fn visit_ident(&mut self, i: &'ast proc_macro2::Ident) {
+        *self.idents.entry(i.to_string()).or_default() += 1;
+    }
+
+    fn visit_lit_str(&mut self, l: &'ast syn::LitStr) {
+        let text = l.value();
+        if text.contains("defaults::") {
+            self.texts.push(text);
+        }
+    }
+
+    fn visit_attribute(&mut self, a: &'ast syn::Attribute) {
+        // Attribute arguments are tokens: `#[serde(default = "defaults::x")]`.
+        if let syn::Meta::List(list) = &a.meta {
+            self.tokens(list.tokens.clone());
+        }
+        syn::visit::visit_attribute(self, a);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.tokens(m.tokens.clone());
+        syn::visit::visit_macro(self, m);
     }
 }
 
