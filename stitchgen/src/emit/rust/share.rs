@@ -45,6 +45,9 @@ struct Candidates<'a> {
     impls: BTreeMap<String, Vec<usize>>,
     /// Impl index → the candidate that owns it.
     owners: BTreeMap<usize, String>,
+    /// Name → its definition and owned impls as text with every other candidate a hole: the
+    /// items are cloned, visited and printed once, and each refinement round only fills holes.
+    templates: BTreeMap<String, Template>,
 }
 
 impl<'a> Candidates<'a> {
@@ -75,7 +78,9 @@ impl<'a> Candidates<'a> {
         for (&i, name) in &owners {
             impls.entry(name.clone()).or_default().push(i);
         }
-        Candidates { items, defs, impls, owners }
+        let mut candidates = Candidates { items, defs, impls, owners, templates: BTreeMap::new() };
+        candidates.templates = candidates.defs.keys().map(|name| (name.clone(), candidates.template(name))).collect();
+        candidates
     }
 
     /// Each candidate's kept type: the least name of its class. Classes are refined to a fixed
@@ -99,7 +104,21 @@ impl<'a> Candidates<'a> {
     /// A candidate's definition (outer docs aside) and owned impls, as text, with its own name
     /// read as [`ITSELF`] and every other candidate's as its kept type.
     fn shape(&self, name: &str, kept: &BTreeMap<String, String>) -> String {
-        let mut rename = Rename { own: name, kept };
+        let (def, impls) = &self.templates[name];
+        let mut impls: Vec<String> = impls.iter().map(|imp| fill(imp, kept)).collect();
+        impls.sort();
+        let mut text = fill(def, kept);
+        for imp in impls {
+            text.push('\n');
+            text.push_str(&imp);
+        }
+        text
+    }
+
+    /// A candidate's definition (outer docs aside) and owned impls, with its own name read as
+    /// [`ITSELF`] and every other candidate's a hole.
+    fn template(&self, name: &str) -> Template {
+        let mut mark = Mark { own: name, defs: &self.defs };
         let mut def = self.items[self.defs[name]].clone();
         match &mut def {
             syn::Item::Struct(s) => {
@@ -112,25 +131,60 @@ impl<'a> Candidates<'a> {
             }
             _ => {}
         }
-        rename.visit_item_mut(&mut def);
-        let mut impls: Vec<String> = self.impls.get(name).map_or_else(Vec::new, |owned| {
+        mark.visit_item_mut(&mut def);
+        let impls = self.impls.get(name).map_or_else(Vec::new, |owned| {
             owned
                 .iter()
                 .map(|&i| {
                     let mut imp = self.items[i].clone();
-                    rename.visit_item_mut(&mut imp);
-                    imp.to_token_stream().to_string()
+                    mark.visit_item_mut(&mut imp);
+                    pieces(&imp.to_token_stream().to_string())
                 })
                 .collect()
         });
-        impls.sort();
-        let mut text = def.to_token_stream().to_string();
-        for imp in impls {
-            text.push('\n');
-            text.push_str(&imp);
-        }
-        text
+        (pieces(&def.to_token_stream().to_string()), impls)
     }
+}
+
+/// A definition and its impls as [`Piece`]s.
+type Template = (Vec<Piece>, Vec<Vec<Piece>>);
+
+/// Printed code, or a hole where a candidate is named.
+#[derive(Debug, PartialEq)]
+enum Piece {
+    Text(String),
+    Candidate(String),
+}
+
+/// What stands for another candidate in a template while it is printed: never a Rust name
+/// typify writes (its names are `UpperCamelCase`).
+const HOLE: &str = "__StitchgenHole_";
+
+/// Printed code cut at each hole.
+fn pieces(text: &str) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(HOLE) {
+        out.push(Piece::Text(rest[..at].to_owned()));
+        let name = &rest[at + HOLE.len()..];
+        let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(name.len());
+        out.push(Piece::Candidate(name[..end].to_owned()));
+        rest = &name[end..];
+    }
+    out.push(Piece::Text(rest.to_owned()));
+    out
+}
+
+/// A template with each hole filled by the candidate's kept type.
+fn fill(pieces: &[Piece], kept: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    for piece in pieces {
+        out.push_str(match piece {
+            Piece::Text(t) => t,
+            Piece::Candidate(name) => &kept[name],
+        });
+    }
+    out
 }
 
 /// The candidate an impl belongs to: its self type, else the first candidate its trait's
@@ -201,6 +255,29 @@ impl VisitMut for Rename<'_> {
             {
                 let first = &mut path.segments[0].ident;
                 *first = syn::Ident::new(to, first.span());
+            }
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+}
+
+/// Marks, in paths, a candidate's own name as [`ITSELF`] and every other candidate as a hole.
+struct Mark<'d> {
+    own: &'d str,
+    defs: &'d BTreeMap<String, usize>,
+}
+
+impl VisitMut for Mark<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        if let Some(name) = head(path) {
+            let to = if name == self.own {
+                Some(ITSELF.to_owned())
+            } else {
+                self.defs.contains_key(&name).then(|| format!("{HOLE}{name}"))
+            };
+            if let Some(to) = to {
+                let first = &mut path.segments[0].ident;
+                *first = syn::Ident::new(&to, first.span());
             }
         }
         syn::visit_mut::visit_path_mut(self, path);
