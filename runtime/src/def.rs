@@ -94,6 +94,9 @@ pub struct OperationDef {
     /// The error codes the contract declares the operation answers (`NOT_FOUND`, an
     /// application code), in declaration order.
     pub errors: &'static [&'static str],
+    /// The error answers the contract documents with a body of their own (`http.errors`), by
+    /// status: HTTP sends such an answer's body as it is ([`crate::AppError::answer`]).
+    pub error_answers: &'static [ErrorAnswerDef],
     /// What its requests carry (the contract's `security`): alternatives, each the credentials
     /// sent together. Empty: none asked for. A client sends the first alternative it holds
     /// every credential of.
@@ -275,6 +278,7 @@ impl OperationDef {
         tool_input_schema: None,
         wrap: None,
         errors: &[],
+        error_answers: &[],
         security: &[],
         http_kind: HttpKindDef::PLAIN,
         limits: LimitsDef::NONE,
@@ -287,6 +291,24 @@ impl OperationDef {
     /// Whether the operation is served on `surface`.
     pub fn on(&self, surface: Surface) -> bool {
         self.surfaces.contains(&surface)
+    }
+}
+
+/// An error answer an operation documents with a body of its own (`http.errors`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorAnswerDef {
+    /// Its status, 400–599.
+    pub status: u16,
+    /// What it means, when documented.
+    pub description: Option<&'static str>,
+    /// Its body's schema, standalone JSON text; `None`: the answer has no body.
+    pub schema: Option<&'static str>,
+}
+
+impl OperationDef {
+    /// The error answer documented at `status`, if any.
+    pub fn error_answer(&self, status: u16) -> Option<&ErrorAnswerDef> {
+        self.error_answers.iter().find(|a| a.status == status)
     }
 }
 

@@ -168,6 +168,34 @@ impl AppError {
         AppError { code, message: message.into(), status, details: None, hint: None, retryable: None }
     }
 
+    /// An error answer the contract documents with a body of its own (`http.errors`): HTTP
+    /// answers `status` with `body` as it is; tool surfaces get the envelope with code
+    /// `HTTP_{status}` and the body in `details`. The runner holds the body to the schema the
+    /// contract declares for `status`: an undeclared status, or a body that breaks its schema,
+    /// is the handler's fault (`INTERNAL_SERVER_ERROR`).
+    pub fn answer(status: u16, message: impl Into<String>, body: impl serde::Serialize) -> Self {
+        let details = serde_json::to_value(body).ok().filter(|b| !b.is_null()).map(Box::new);
+        AppError {
+            code: format!("HTTP_{status}"),
+            message: message.into(),
+            status,
+            details,
+            hint: None,
+            retryable: None,
+        }
+    }
+
+    /// The status of an error answer made by [`AppError::answer`], if it is one.
+    pub fn answer_status(&self) -> Option<u16> {
+        let status = self.code.strip_prefix("HTTP_")?;
+        (status.len() == 3).then(|| status.parse().ok()).flatten().filter(|s| *s == self.status)
+    }
+
+    /// `details` read as `T`: the typed body of an error answer ([`AppError::answer`]).
+    pub fn body<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        serde_json::from_value(self.details.as_deref()?.clone()).ok()
+    }
+
     /// Sets the HTTP status.
     #[must_use]
     pub fn with_status(mut self, status: u16) -> Self {

@@ -63,8 +63,8 @@ mod wire;
 
 pub use ctx::{Caller, Ctx, Identify, Identity, Progress, ViewCall};
 pub use def::{
-    Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, InputRequiredDef, LimitsDef, MultipartDef, OpKind,
-    OperationDef, ParamIn, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
+    Credential, ErrorAnswerDef, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, InputRequiredDef, LimitsDef,
+    MultipartDef, OpKind, OperationDef, ParamIn, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
 };
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
 pub use hooks::{CallInfo, Hook, HookFuture};

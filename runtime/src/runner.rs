@@ -146,6 +146,8 @@ struct Validators {
     terminal: Option<Arc<jsonschema::Validator>>,
     /// The output schema as JSON, for the keys an answer carries that it does not declare.
     output_doc: Option<Value>,
+    /// The body schema of each documented error answer, by status.
+    errors: Vec<(u16, Option<jsonschema::Validator>)>,
 }
 
 impl Validators {
@@ -161,6 +163,7 @@ impl Validators {
             terminal: compile(op.http_kind.stream.as_ref().and_then(|s| s.terminal_schema), "terminal", op, types)
                 .map(Arc::new),
             output_doc,
+            errors: op.error_answers.iter().map(|a| (a.status, compile(a.schema, "error answer", op, types))).collect(),
         }
     }
 }
@@ -200,6 +203,31 @@ pub(crate) fn compile(
     types: &jsonschema::Registry<'_>,
 ) -> Option<jsonschema::Validator> {
     Some(build(&parse(schema?, what, op), what, op, types))
+}
+
+/// A handler's error: an error answer ([`AppError::answer`]) is held to the body the contract
+/// documents for its status; every other error passes as it is.
+fn error_answer(def: &OperationDef, compiled: &Validators, e: AppError) -> AppError {
+    let Some(status) = e.answer_status() else { return e };
+    let Some((_, schema)) = compiled.errors.iter().find(|(s, _)| *s == status) else {
+        tracing::error!(target: "stitchgen_runtime", service = def.service, operation = def.action, status,
+            "the handler answered an error status the contract does not document");
+        let message = format!("the handler answered status {status}, which the contract does not document");
+        return AppError::new(ErrorCode::InternalServerError, message);
+    };
+    let body = e.details.as_deref().cloned().unwrap_or(Value::Null);
+    match schema {
+        Some(v) => match violations(v, &body) {
+            Some(errors) => breaks("the handler's error answer breaks the body its status documents", errors),
+            None => e,
+        },
+        None if e.details.is_some() => {
+            tracing::error!(target: "stitchgen_runtime", service = def.service, operation = def.action, status,
+                "the handler's error answer has a body its status does not document");
+            AppError::new(ErrorCode::InternalServerError, format!("status {status} documents no body"))
+        }
+        None => e,
+    }
 }
 
 /// A generated schema as JSON.
@@ -505,7 +533,7 @@ impl Service {
         } else {
             ctx
         };
-        let mut answer = self.inner.dispatch.call(op, ctx, call).await?;
+        let mut answer = self.inner.dispatch.call(op, ctx, call).await.map_err(|e| error_answer(def, compiled, e))?;
         let payload = match answer.payload.take() {
             Some(crate::HttpPayload::Stream(frames)) => {
                 let rules = crate::stream::Rules {

@@ -28,6 +28,8 @@ pub const SUPPORTED: &[&str] = &[
     "examples",
     "example",
     "deprecated",
+    "readOnly",
+    "writeOnly",
     "minimum",
     "maximum",
     "exclusiveMinimum",
@@ -64,8 +66,6 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("minContains", "use `items` to constrain every item"),
     ("maxContains", "use `items` to constrain every item"),
     ("dependencies", "dependencies between properties are not supported; use `oneOf` of objects"),
-    ("readOnly", "HTTP and tool surfaces share one schema; declare a separate input and output instead"),
-    ("writeOnly", "HTTP and tool surfaces share one schema; declare a separate input and output instead"),
     ("nullable", "this is OpenAPI 3.0; write `type: [T, \"null\"]`"),
     ("$comment", "write a YAML comment (`# …`) instead"),
     ("$id", "schemas are identified by their name under `types:`"),
@@ -78,7 +78,8 @@ pub const REFUSED: &[(&str, &str)] = &[
 ];
 
 /// Keywords that annotate and never constrain.
-pub const ANNOTATIONS: &[&str] = &["description", "title", "default", "examples", "example", "deprecated"];
+pub const ANNOTATIONS: &[&str] =
+    &["description", "title", "default", "examples", "example", "deprecated", "readOnly", "writeOnly"];
 
 /// Keywords that constrain one JSON type, and the types they need.
 pub const TYPED_KEYWORDS: &[(&str, &[&str])] = &[
@@ -279,6 +280,12 @@ pub fn all_properties<'a>(node: &'a Node, types: Types<'a>) -> Vec<(&'a Node, &'
     let mut out = Vec::new();
     go(node, types, 8, &mut out);
     out
+}
+
+/// Whether a property's schema, or the type it refers to, is marked `key: true` (`readOnly`,
+/// `writeOnly`).
+pub fn marked(types: Types<'_>, prop: &Node, key: &str) -> bool {
+    [prop, types.resolve(prop)].iter().any(|p| p.get(key).and_then(Node::as_bool) == Some(true))
 }
 
 /// The JSON types a string format describes.

@@ -45,6 +45,7 @@ READINGS = {
     "nullable-ref": "3.0 `nullable: true` on a `$ref`/`allOf` spelled `anyOf: [it, {type: null}]`",
     "ref-siblings": "`$ref` with siblings spelled `allOf: [$ref]` beside them: the same schema, Optic reads them apart",
     "discriminator-const": "a `discriminator`'s mapped value as a `const` beside its branch: the branches it told apart",
+    "read-only": "a property the original marks `readOnly` left out of a request (`writeOnly`, of an answer)",
 }
 
 
@@ -287,15 +288,18 @@ def union_respelled(f, docs, original, after):
     for fix, reading_id in ((("allof-ref",), "ref-siblings"), (("nullable",), "nullable-in-union"),
                             (("allof-ref", "nullable"), "ref-siblings"),
                             (("discriminator",), "discriminator-const"),
-                            (("discriminator", "allof-ref", "nullable"), "discriminator-const")):
+                            (("discriminator", "allof-ref", "nullable"), "discriminator-const"),
+                            (("readOnly", "discriminator", "allof-ref", "nullable"), "read-only"),
+                            (("writeOnly", "discriminator", "allof-ref", "nullable"), "read-only")):
         if same_schema(docs, original, before, after, after_node, set(fix)):
             return reading_id
     return None
 
 
 # Keywords the import drops that change no valid value, as docs/import.md lists them ("Schemas"):
-# annotations, `discriminator` (branches told apart by their own schemas), and `readOnly` and
-# `writeOnly` (one schema for requests and answers). Comparing shapes, both sides read without.
+# annotations and `discriminator` (branches told apart by their own schemas); and `readOnly` and
+# `writeOnly`, annotations once the side that never carries the property has left it out.
+# Comparing shapes, both sides read without.
 DROPPED = {"readOnly", "writeOnly", "discriminator", "xml", "externalDocs", "$comment", "$schema", "$id", "$anchor"}
 
 
@@ -308,6 +312,13 @@ def respelled(node, fix):
             and discriminator_tag(tagged[1]):
         return respelled(tagged[0], fix)  # `allOf: [BRANCH, {P: const}]` is the branch it tags
     n = {k: v for k, v in node.items() if not k.startswith("x-") and k not in DROPPED}
+    for mark in ("readOnly", "writeOnly"):
+        # The side that never carries a marked property leaves it out, of `required` too.
+        if mark in fix and isinstance(n.get("properties"), dict):
+            hidden = {k for k, v in n["properties"].items() if isinstance(v, dict) and v.get(mark) is True}
+            n["properties"] = {k: v for k, v in n["properties"].items() if k not in hidden}
+            if isinstance(n.get("required"), list):
+                n["required"] = [r for r in n["required"] if r not in hidden]
     if "example" in n:  # 3.0 `example` is 3.1 `examples: [it]`
         n["examples"] = [n.pop("example")]
     if "nullable" in fix and "nullable" in n and n.pop("nullable") is True:  # 3.0 → 3.1

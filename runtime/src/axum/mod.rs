@@ -274,7 +274,23 @@ async fn serve(route: Arc<Route>, req: Request) -> Response {
     };
     match route.service.call_http_admitted(route.op, call, &ctx).await {
         Ok(answer) => success(route.def, answer, head),
-        Err(e) => failure(&e),
+        Err(e) => match e.answer_status().filter(|s| route.def.error_answer(*s).is_some()) {
+            Some(status) => error_answer(status, e.details.as_deref()),
+            None => failure(&e),
+        },
+    }
+}
+
+/// An error answer the contract documents (`http.errors`): its status, its body as it is.
+fn error_answer(status: u16, body: Option<&Value>) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    match body {
+        Some(body) => json_response(status, body, Vec::new()),
+        None => {
+            let mut res = Response::new(Body::empty());
+            *res.status_mut() = status;
+            res
+        }
     }
 }
 

@@ -169,7 +169,7 @@ impl HttpClient {
         if !(200..300).contains(&status) {
             let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
             let body = bounded(response, super::MAX_ERROR_BODY_BYTES, Overflow::Cut).await?;
-            return Err(failure(status, &body, retry_after));
+            return Err(failure(op, status, &body, retry_after));
         }
         read_success(op, response, checks.as_deref(), op.limits.max_answer_bytes.unwrap_or(self.max_answer)).await
     }
@@ -341,13 +341,24 @@ fn check_arguments(checks: &Checks, request: &Request) -> Result<(), ClientError
     .map_err(ClientError::Invalid)
 }
 
-/// A failure answer as the error it carries: the envelope read back into its code, or the status
-/// and the start of the body.
-fn failure(status: u16, body: &[u8], retry_after: Option<String>) -> ClientError {
+/// A failure answer as the error it carries: the envelope read back into its code, an error
+/// answer the operation documents read back as one ([`AppError::answer`]: the runner holds its
+/// body to the documented schema), or the status and the start of the body.
+fn failure(op: &OperationDef, status: u16, body: &[u8], retry_after: Option<String>) -> ClientError {
     match serde_json::from_slice::<HttpErrorEnvelope>(body) {
         Ok(envelope) => ClientError::Api(AppError::from(envelope.error).with_status(status)),
-        Err(_) => ClientError::Status { status, body: kept(body), retry_after },
+        Err(_) => match documented(op, status, body) {
+            Some(e) => ClientError::Api(e),
+            None => ClientError::Status { status, body: kept(body), retry_after },
+        },
     }
+}
+
+/// The error answer `op` documents at `status`, when `body` is JSON (or empty, for one without).
+fn documented(op: &OperationDef, status: u16, body: &[u8]) -> Option<AppError> {
+    let answer = op.error_answer(status)?;
+    let body: Option<Value> = if body.is_empty() { None } else { Some(serde_json::from_slice(body).ok()?) };
+    Some(AppError::answer(status, answer.description.unwrap_or("the documented error answer"), body))
 }
 
 /// A success answer as the runner gives it to the HTTP adapter: a stream's frames, a raw
@@ -574,10 +585,14 @@ mod tests {
     #[test]
     fn a_failure_reads_back_as_the_envelope_or_the_status_and_body() {
         let envelope = br#"{"error":{"code":"NOT_FOUND","message":"no such person","details":{"id":"x"}}}"#;
-        let ClientError::Api(e) = failure(404, envelope, None) else { panic!("not the envelope") };
+        let ClientError::Api(e) = failure(&OperationDef::EMPTY, 404, envelope, None) else {
+            panic!("not the envelope")
+        };
         assert_eq!((e.code.as_str(), e.status, e.details.as_deref()), ("NOT_FOUND", 404, Some(&json!({"id": "x"}))));
         let long = vec![b'x'; MAX_KEPT_BODY * 2];
-        let ClientError::Status { status, body, .. } = failure(502, &long, None) else { panic!("not a status") };
+        let ClientError::Status { status, body, .. } = failure(&OperationDef::EMPTY, 502, &long, None) else {
+            panic!("not a status")
+        };
         assert_eq!((status, body.len()), (502, MAX_KEPT_BODY));
         assert_eq!(read_json(&PATCH, b"").unwrap(), Value::Null);
     }

@@ -273,8 +273,11 @@ pub(super) fn check_endpoint(cx: &Cx<'_>, e: &Endpoint, diags: &mut Diagnostics)
     super::params_in::check(cx, e, &params, diags);
     check_optional_input(e, diags);
     if let Some(input) = &e.input {
-        for (key, _) in schema::all_properties(&input.0, cx.types) {
-            let Some(name) = key.as_str() else { continue };
+        for (key, prop) in schema::all_properties(&input.0, cx.types) {
+            // Requests leave a read-only property out: it names nothing the caller sends.
+            let Some(name) = key.as_str().filter(|_| !schema::marked(cx.types, prop, "readOnly")) else {
+                continue;
+            };
             let path = params.iter().find(|(p, _)| *p == name).map(|(_, at)| (*at, "path parameter"));
             let other = placed.iter().find(|(p, _)| *p == name).map(|(_, at)| (*at, "parameter placed by `paramsIn`"));
             if let Some((at, what)) = path.or(other) {

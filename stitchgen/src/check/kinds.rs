@@ -286,6 +286,11 @@ fn response_facts(e: &Endpoint, diags: &mut Diagnostics) {
     }
     let Some(h) = &e.http else { return };
     status_and_headers(e, "http", Code::InvalidHttpGroup, &h.value.status, &h.value.headers, diags);
+    error_statuses(e, diags);
+    // Error answers are documented beside any success; a status or headers only beside JSON.
+    if h.value.status.is_none() && h.value.headers.is_none() {
+        return;
+    }
     let other = [
         ("responseMeta", e.response_meta.as_ref().map(|r| r.span)),
         ("rawResponse", e.raw_response.as_ref().filter(|r| r.value).map(|r| r.span)),
@@ -344,6 +349,23 @@ fn status_and_headers(
                     .label("header names are case-insensitive")
                     .secondary(first.span, format!("`{}` declared here", first.value))
                     .help("remove one of the two"),
+            );
+        }
+    }
+}
+
+/// `http.errors` (E0311): each key an error status, 400–599.
+fn error_statuses(e: &Endpoint, diags: &mut Diagnostics) {
+    for (status, _) in e.error_answers() {
+        if !status.value.parse::<u16>().is_ok_and(|s| (400..=599).contains(&s)) {
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidHttpGroup,
+                    status.span,
+                    format!("`{}` is not an error status", status.value),
+                )
+                .label("expected 400–599")
+                .help("key each error answer by its HTTP status, such as `422`"),
             );
         }
     }

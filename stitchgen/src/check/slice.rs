@@ -185,6 +185,10 @@ fn properties_accept(types: Types<'_>, view: &Node, full: &Node, path: &str, see
         let Some((_, fp)) = full_props.iter().find(|(k, _)| k.as_str() == Some(name)) else {
             return fail(key, &at, format!("`{name}` does not exist in the full output"));
         };
+        let hides = |p: &Node| schema::marked(types, p, "writeOnly");
+        if hides(fp) && !hides(vp) {
+            return fail(key, &at, format!("`{name}` is write-only in the full output: answers leave it out"));
+        }
         accepts(types, vp, fp, at, seen)?;
     }
     Ok(())

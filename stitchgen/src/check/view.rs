@@ -115,6 +115,19 @@ fn check_defaults(
             diags.push(d);
             continue;
         };
+        if schema::marked(cx.types, prop, "readOnly") {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownViewDefault,
+                    key.span,
+                    format!("tool view default for `{name}`, which the input marks `readOnly`"),
+                )
+                .label("requests leave read-only properties out")
+                .secondary(prop_key.span, "marked read-only here")
+                .help("remove this default, or the `readOnly` mark"),
+            );
+            continue;
+        }
         check_default_value(cx.types, name, &value.0, (prop_key.span, prop), diags);
     }
 }

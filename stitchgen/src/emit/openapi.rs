@@ -255,14 +255,50 @@ fn responses(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
         add("FORBIDDEN");
     }
     op.errors.iter().for_each(|e| add(e));
-    for (status, names) in codes {
+    let envelope = json!({ "$ref": format!("#/components/schemas/{ERROR_ENVELOPE}") });
+    for (status, names) in &codes {
         let description = format!("Error: {}.", names.join(", "));
-        out.insert(status.to_string(), json!({
-            "description": description,
-            "content": { "application/json": { "schema": { "$ref": format!("#/components/schemas/{ERROR_ENVELOPE}") } } },
-        }));
+        out.insert(
+            status.to_string(),
+            json!({
+                "description": description,
+                "content": { "application/json": { "schema": envelope } },
+            }),
+        );
+    }
+    for answer in op.http.iter().flat_map(|h| &h.error_answers) {
+        out.insert(answer.status.to_string(), error_answer(answer, codes.get(&answer.status), &envelope, svc, style));
     }
     Value::Object(out.into_iter().collect())
+}
+
+/// A documented error answer: its body, or where the runner answers the same status with the
+/// registry's envelope (a `VALIDATION_ERROR` at 400), either of the two.
+fn error_answer(
+    answer: &crate::model::ErrorAnswer,
+    codes: Option<&Vec<String>>,
+    envelope: &Value,
+    svc: &Service,
+    style: Style<'_>,
+) -> Value {
+    let mut description = answer.desc.clone().unwrap_or_else(|| "Error.".into());
+    let body = answer.body.as_ref().map(|b| present::schema(b, svc, style));
+    let schema = match (body, codes) {
+        (Some(body), Some(names)) => {
+            description = format!("{description} Or the error envelope: {}.", names.join(", "));
+            Some(json!({ "anyOf": [body, envelope] }))
+        }
+        (Some(body), None) => Some(body),
+        (None, Some(names)) => {
+            description = format!("{description} Or the error envelope: {}.", names.join(", "));
+            Some(envelope.clone())
+        }
+        (None, None) => None,
+    };
+    match schema {
+        Some(schema) => json!({ "description": description, "content": { "application/json": { "schema": schema } } }),
+        None => json!({ "description": description }),
+    }
 }
 
 fn success(op: &Operation, svc: &Service, style: Style<'_>) -> (String, Value) {

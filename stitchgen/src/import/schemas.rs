@@ -249,6 +249,9 @@ impl<'d> Schemas<'d> {
                     out.insert(key.into(), v.to_json());
                 }
                 _ if key.starts_with("x-") => lowered.extension(),
+                "readOnly" | "writeOnly" if v.as_bool().is_none() => {
+                    lowered.warn(k.span, &here.src, format!("`{key}` that is not `true` or `false`, dropped"))
+                }
                 _ if SUPPORTED.contains(&key) => {
                     out.insert(key.into(), v.to_json());
                 }
@@ -592,7 +595,6 @@ fn with_null(schema: J) -> J {
 /// Why a keyword is dropped, as the warning says it.
 fn dropped_keyword(key: &str) -> String {
     let why = match key {
-        "readOnly" | "writeOnly" => "the contract has one schema for requests and answers",
         "discriminator" => "without `oneOf` or `anyOf` beside it, the branches are told apart by their own schemas",
         "xml" => "the contract speaks JSON only",
         "externalDocs" | "$comment" => "it documents and never constrains",

@@ -121,7 +121,8 @@ pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     out
 }
 
-fn refs_of(v: &Value) -> BTreeSet<String> {
+/// The shared types a schema refers to by name.
+pub(super) fn refs_of(v: &Value) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     fn walk(v: &Value, out: &mut BTreeSet<String>) {
         match v {

@@ -14,6 +14,7 @@ pub use security::Alternative;
 pub mod graph;
 mod params_in;
 mod security;
+mod visibility;
 
 /// The default budget in bytes, about 4,000 tokens. Measured on the ten real API descriptions
 /// of the test corpus with every endpoint exposed, a tool's definition is 5.2 KB at the median
@@ -164,6 +165,19 @@ pub struct Http {
     /// `limits`: the largest JSON or raw request body read, and the largest success answer a
     /// client reads, when the contract declares them.
     pub limits: Limits,
+    /// The error answers documented with a body of their own (`http.errors`), by status.
+    pub error_answers: Vec<ErrorAnswer>,
+}
+
+/// An error answer documented with a body of its own.
+#[derive(Clone, Debug)]
+pub struct ErrorAnswer {
+    /// Its status, 400–599.
+    pub status: u16,
+    /// What it means, when documented.
+    pub desc: Option<String>,
+    /// Its body's schema; `None`: no body.
+    pub body: Option<Value>,
 }
 
 /// An endpoint's declared byte limits (`limits`); `None`: the runtime's default.
@@ -397,8 +411,9 @@ fn service(c: &Contract, source: &str, objects_only: bool) -> Service {
     for (_, t) in c.tools.iter().flat_map(|t| t.value.iter()) {
         operations.push(runtime_tool(c, &name, &default_scope, t, objects_only));
     }
-    let types: indexmap::IndexMap<String, Value> =
+    let mut types: indexmap::IndexMap<String, Value> =
         c.types.iter().flat_map(|t| t.value.iter()).map(|(k, v)| (k.value.clone(), v.0.to_json())).collect();
+    visibility::split(&mut types, &mut operations);
     let recursive = graph::recursive_types(&types);
     let names: Vec<&str> = types.keys().map(String::as_str).collect();
     // `check` refused every type name without an identifier form.
@@ -533,7 +548,20 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
     let params_in = params_in::params_in(c, e);
     let input_optional = e.input_optional.as_ref().is_some_and(|o| o.value);
     let input_in_query = method.input_in_query() && e.input_content_type.is_none();
+    let mut error_answers: Vec<ErrorAnswer> = e
+        .error_answers()
+        .filter_map(|(status, a)| {
+            Some(ErrorAnswer {
+                // `check` refused every key that is not an error status.
+                status: status.value.parse().ok()?,
+                desc: text(&a.value.desc),
+                body: a.value.body.as_ref().map(|b| b.0.to_json()),
+            })
+        })
+        .collect();
+    error_answers.sort_by_key(|a| a.status);
     Some(Http {
+        error_answers,
         method,
         path,
         template,

@@ -383,6 +383,13 @@ pub struct Endpoint {
     pub security: Option<Sp<Vec<Requirement>>>,
 }
 
+impl Endpoint {
+    /// The error answers documented with a body of their own (`http.errors`), by status text.
+    pub fn error_answers(&self) -> impl Iterator<Item = (&Sp<String>, &Sp<ErrorAnswer>)> {
+        self.http.iter().flat_map(|h| h.value.errors.iter()).flat_map(|e| e.value.iter())
+    }
+}
+
 /// Where one parameter that is not in the path travels.
 #[derive(Clone, Debug, JsonSchema)]
 #[schemars(deny_unknown_fields)]
@@ -540,6 +547,20 @@ pub struct HttpGroup {
     pub status: Option<Sp<u64>>,
     /// Response headers the handler sets on HTTP, by name.
     pub headers: Option<Sp<Entries<Sp<ResponseHeader>>>>,
+    /// Error answers with a body of their own, by status (400–599): what the API documents
+    /// beyond the registry's envelope.
+    pub errors: Option<Sp<Entries<Sp<ErrorAnswer>>>>,
+}
+
+/// An error answer an endpoint documents with its own body (`http.errors`): HTTP sends the body
+/// as declared; tool surfaces get the registry's envelope with the body in `details`.
+#[derive(Clone, Debug, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ErrorAnswer {
+    /// What the answer means.
+    pub desc: Option<Sp<String>>,
+    /// The body's schema; absent: the answer has no body.
+    pub body: Option<Schema>,
 }
 
 /// Byte limits of one endpoint's HTTP exchange, in place of the runtime's defaults

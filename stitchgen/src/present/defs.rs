@@ -56,6 +56,17 @@ pub fn operation(op: &Operation, svc: &Service) -> rt::OperationDef {
         wrap: op.wrap.map(crate::schema::Wrap::key),
         http_kind: http_kind(op, svc),
         errors: texts(op.errors.iter()),
+        error_answers: Vec::leak(
+            op.http
+                .iter()
+                .flat_map(|h| &h.error_answers)
+                .map(|a| rt::ErrorAnswerDef {
+                    status: a.status,
+                    description: a.desc.as_deref().map(text),
+                    schema: schema(a.body.as_ref()),
+                })
+                .collect(),
+        ),
         security: security(op, svc),
         limits: op.http.as_ref().map_or(rt::LimitsDef::NONE, |h| rt::LimitsDef {
             max_body_bytes: h.limits.max_body_bytes,

@@ -57,6 +57,7 @@ fn every_fixture() -> Vec<Case> {
         default_null,
         enum_beside_all_of,
         enum_plus_one,
+        error_answers,
         examples,
         fleet,
         fields_same_case,
@@ -74,6 +75,7 @@ fn every_fixture() -> Vec<Case> {
         people: directory::Directory,
         projects,
         query_fields,
+        read_write_only,
         ref_with_sibling,
         request_parts,
         required_across,
@@ -471,7 +473,7 @@ fn every_compiled_module_is_the_service_built_in_memory() {
         assert_eq!(memory.types, types, "{name}");
         compared += 1;
     }
-    assert_eq!(compared, 45);
+    assert_eq!(compared, 47);
 }
 
 /// What a model held to OpenAI's strict mode sends for `value`: every key of every object the

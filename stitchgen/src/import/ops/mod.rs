@@ -377,6 +377,7 @@ impl<'d, 's> Endpoints<'d, 's> {
         let responses = op.node.get("responses").and_then(Node::as_map).unwrap_or_default();
         let mut success: Vec<(u16, Loc, &Node)> = Vec::new();
         let mut errors = BTreeSet::new();
+        let mut answers: Map<String, J> = Map::new();
         for (k, r) in responses {
             let status = k.as_str().unwrap_or_default();
             let Some(code) = status_code(status) else { continue };
@@ -387,18 +388,15 @@ impl<'d, 's> Endpoints<'d, 's> {
             } else if code < 400 {
                 let why = format!("status {status} is neither a success nor an error the contract declares; not read");
                 lowered.warn(k.span, &loc.pointer, why);
-            } else {
+            } else if let Some(answer) = self.error_answer(op, code, &loc, r, lowered) {
+                // A body of the API's own, or a status the registry has no code for: the answer
+                // as documented.
+                answers.insert(code.to_string(), answer);
+            } else if let Some(c) = stitchgen_runtime::ErrorCode::ALL.iter().find(|c| c.status() == code) {
                 // The first registry code with the status: BAD_REQUEST, not VALIDATION_ERROR, for 400.
-                match stitchgen_runtime::ErrorCode::ALL.iter().find(|c| c.status() == code) {
-                    Some(c) => {
-                        errors.insert(c.name());
-                    }
-                    None => lowered.warn(
-                        k.span,
-                        &loc.pointer,
-                        format!("status {status} has no error code in the registry; not listed"),
-                    ),
-                }
+                errors.insert(c.name());
+            } else {
+                answers.insert(code.to_string(), description(r).map_or_else(|| json!({}), |d| json!({ "desc": d })));
             }
         }
         success.sort_by_key(|(code, _, _)| *code);
@@ -420,6 +418,33 @@ impl<'d, 's> Endpoints<'d, 's> {
         if !errors.is_empty() {
             e.insert("errors".into(), J::Array(errors.into_iter().map(|c| J::String(c.into())).collect()));
         }
+        if !answers.is_empty() {
+            let http = e.entry("http").or_insert_with(|| J::Object(Map::new()));
+            if let Some(http) = http.as_object_mut() {
+                http.insert("errors".into(), J::Object(answers));
+            }
+        }
+    }
+
+    /// An error response with a JSON body → an error answer with that body (`http.errors`).
+    /// `None`: no JSON body, which the registry's envelope may stand for.
+    fn error_answer(&mut self, op: &Op<'_>, code: u16, loc: &Loc, r: &Node, lowered: &mut Lowerings) -> Option<J> {
+        let content = r.get("content").and_then(Node::as_map).unwrap_or_default();
+        let (media, m) = content.iter().find(|(k, _)| k.as_str().map(kinds::media) == Some(Media::Json))?;
+        for (other, _) in content.iter().filter(|(k, _)| k.as_str().map(kinds::media) != Some(Media::Json)) {
+            let why =
+                format!("the `{}` alternative is not read: the JSON answer is", other.as_str().unwrap_or_default());
+            lowered.warn(other.span, &loc.pointer, why);
+        }
+        let src = format!("{}/content/{}/schema", loc.pointer, escape(media.as_str().unwrap_or_default()));
+        let place = At { doc: loc.doc, src, out: format!("{}/http/errors/{code}/body", op.out) };
+        let body = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(s, &place, lowered));
+        let mut answer = Map::new();
+        if let Some(d) = description(r) {
+            answer.insert("desc".into(), J::String(d));
+        }
+        answer.insert("body".into(), body);
+        Some(J::Object(answer))
     }
 
     /// One success response: typed JSON (with `http` for a status other than the one implied,
@@ -533,6 +558,11 @@ fn http_group(code: u16, has_output: bool, headers: Map<String, J>, e: &mut Map<
     if !http.is_empty() {
         e.insert("http".into(), J::Object(http));
     }
+}
+
+/// A response's `description`, where it says something.
+fn description(r: &Node) -> Option<String> {
+    r.get("description").and_then(Node::as_str).map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned)
 }
 
 /// What makes two parameters the same one: name and place.
