@@ -28,10 +28,17 @@ pub struct HttpClient {
     max_answer: u64,
     /// With validation on, each operation's schemas compiled once, by the address of its definition.
     checks: Option<Arc<Mutex<CheckCache>>>,
+    /// The body schemas of documented error answers, compiled once each, by the address of the
+    /// operation's definition and the status: whether validation is on or not, an origin's error
+    /// is read as the documented answer only when its body is the documented body.
+    answers: Arc<Mutex<AnswerCache>>,
 }
 
 /// Each operation's compiled schemas, by the address of its (static) definition.
 type CheckCache = BTreeMap<usize, Arc<Checks>>;
+
+/// Each documented error answer's compiled body schema (`None`: no body), by definition and status.
+type AnswerCache = BTreeMap<(usize, u16), Arc<Option<jsonschema::Validator>>>;
 
 impl std::fmt::Debug for HttpClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -53,6 +60,7 @@ impl HttpClient {
             timeout: super::DEFAULT_TIMEOUT,
             max_answer: super::MAX_ANSWER_BYTES,
             checks: None,
+            answers: Arc::default(),
         }
     }
 
@@ -169,7 +177,8 @@ impl HttpClient {
         if !(200..300).contains(&status) {
             let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_owned);
             let body = bounded(response, super::MAX_ERROR_BODY_BYTES, Overflow::Cut).await?;
-            return Err(failure(op, status, &body, retry_after));
+            let documented = self.documented(op, request.types, status, &body);
+            return Err(failure(documented, status, &body, retry_after));
         }
         read_success(op, response, checks.as_deref(), op.limits.max_answer_bytes.unwrap_or(self.max_answer)).await
     }
@@ -341,24 +350,43 @@ fn check_arguments(checks: &Checks, request: &Request) -> Result<(), ClientError
     .map_err(ClientError::Invalid)
 }
 
-/// A failure answer as the error it carries: the envelope read back into its code, an error
-/// answer the operation documents read back as one ([`AppError::answer`]: the runner holds its
-/// body to the documented schema), or the status and the start of the body.
-fn failure(op: &OperationDef, status: u16, body: &[u8], retry_after: Option<String>) -> ClientError {
+/// A failure answer as the error it carries: the envelope read back into its code, the error
+/// answer the operation documents at its status ([`HttpClient::documented`]), or the status and
+/// the start of the body.
+fn failure(documented: Option<AppError>, status: u16, body: &[u8], retry_after: Option<String>) -> ClientError {
     match serde_json::from_slice::<HttpErrorEnvelope>(body) {
         Ok(envelope) => ClientError::Api(AppError::from(envelope.error).with_status(status)),
-        Err(_) => match documented(op, status, body) {
+        Err(_) => match documented {
             Some(e) => ClientError::Api(e),
             None => ClientError::Status { status, body: kept(body), retry_after },
         },
     }
 }
 
-/// The error answer `op` documents at `status`, when `body` is JSON (or empty, for one without).
-fn documented(op: &OperationDef, status: u16, body: &[u8]) -> Option<AppError> {
-    let answer = op.error_answer(status)?;
-    let body: Option<Value> = if body.is_empty() { None } else { Some(serde_json::from_slice(body).ok()?) };
-    Some(AppError::answer(status, answer.description.unwrap_or("the documented error answer"), body))
+impl HttpClient {
+    /// The error answer `op` documents at `status` ([`AppError::answer`]), when `body` is the
+    /// documented one: JSON its schema accepts, or empty where it documents none. Any other body
+    /// stays the origin's status and bytes, never a documented answer it is not.
+    fn documented(&self, op: &'static OperationDef, types: &'static str, status: u16, body: &[u8]) -> Option<AppError> {
+        let answer = op.error_answer(status)?;
+        let schema = {
+            let mut cache = self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let key = (std::ptr::from_ref(op) as usize, status);
+            cache
+                .entry(key)
+                .or_insert_with(|| {
+                    let types = crate::runner::registry(types);
+                    Arc::new(crate::runner::compile(answer.schema, "error answer", op, &types))
+                })
+                .clone()
+        };
+        let body: Option<Value> = match (&*schema, body.is_empty()) {
+            (None, true) => None,
+            (Some(v), false) => Some(serde_json::from_slice(body).ok().filter(|b| v.is_valid(b))?),
+            _ => return None,
+        };
+        Some(AppError::answer(status, answer.description.unwrap_or("the documented error answer"), body))
+    }
 }
 
 /// A success answer as the runner gives it to the HTTP adapter: a stream's frames, a raw
@@ -585,14 +613,10 @@ mod tests {
     #[test]
     fn a_failure_reads_back_as_the_envelope_or_the_status_and_body() {
         let envelope = br#"{"error":{"code":"NOT_FOUND","message":"no such person","details":{"id":"x"}}}"#;
-        let ClientError::Api(e) = failure(&OperationDef::EMPTY, 404, envelope, None) else {
-            panic!("not the envelope")
-        };
+        let ClientError::Api(e) = failure(None, 404, envelope, None) else { panic!("not the envelope") };
         assert_eq!((e.code.as_str(), e.status, e.details.as_deref()), ("NOT_FOUND", 404, Some(&json!({"id": "x"}))));
         let long = vec![b'x'; MAX_KEPT_BODY * 2];
-        let ClientError::Status { status, body, .. } = failure(&OperationDef::EMPTY, 502, &long, None) else {
-            panic!("not a status")
-        };
+        let ClientError::Status { status, body, .. } = failure(None, 502, &long, None) else { panic!("not a status") };
         assert_eq!((status, body.len()), (502, MAX_KEPT_BODY));
         assert_eq!(read_json(&PATCH, b"").unwrap(), Value::Null);
     }

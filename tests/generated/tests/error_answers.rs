@@ -112,3 +112,18 @@ async fn the_typed_client_reads_each_documented_answer_back() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(serde_json::from_slice::<Value>(&body).unwrap(), json!({"title": "too short", "fields": ["text"]}));
 }
+
+#[tokio::test]
+async fn an_origins_error_body_that_is_not_the_documented_one_stays_its_status_and_bytes() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    // A mock origin that refuses every request its own way (as Prism does, 422 problem+json).
+    let app = axum::Router::new().fallback(|| async {
+        let body = json!({"type": "about:blank", "title": "Invalid request"}).to_string();
+        (StatusCode::UNPROCESSABLE_ENTITY, [("content-type", "application/problem+json")], body)
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let client = error_answers::Client::new(HttpClient::new(base));
+    let sent = client.create_note(&create_note::Input { text: "x".into() }).await;
+    assert!(matches!(&sent, Err(ClientError::Status { status: 422, .. })), "{sent:?}");
+}
