@@ -35,7 +35,7 @@ impl Side {
 /// rewritten to the side they describe. A contract without either mark is left as it is.
 pub(super) fn split(types: &mut indexmap::IndexMap<String, Value>, operations: &mut [Operation]) {
     let marked = |v: &Value| marks(v, "readOnly") || marks(v, "writeOnly");
-    if !types.values().any(marked) && !operations.iter().any(|o| sides(o).any(|(_, v)| marked(v))) {
+    if !types.values().any(&marked) && !operations.iter_mut().any(|o| sides_mut(o).any(|(_, v)| marked(v))) {
         return;
     }
     let differs = differing(types);
@@ -73,17 +73,6 @@ fn request_refs(op: &mut Operation) -> Vec<String> {
 }
 
 /// An operation's schemas with the side each describes.
-fn sides(op: &Operation) -> impl Iterator<Item = (Side, &Value)> {
-    let stream = op.http_kind.stream.as_ref();
-    let answers = [op.output.as_ref(), op.view.as_ref().and_then(|v| v.output.as_ref())]
-        .into_iter()
-        .chain([stream.map(|s| &s.item), stream.and_then(|s| s.terminal.as_ref())]);
-    let errors = op.http.iter().flat_map(|h| &h.error_answers).filter_map(|a| a.body.as_ref());
-    let answers = answers.flatten().chain(errors);
-    op.input.iter().map(|v| (Side::Request, v)).chain(answers.map(|v| (Side::Answer, v)))
-}
-
-/// The same, to rewrite.
 fn sides_mut(op: &mut Operation) -> impl Iterator<Item = (Side, &mut Value)> {
     let stream = op.http_kind.stream.as_mut();
     let (item, terminal) = match stream {

@@ -118,7 +118,9 @@ impl<'a> Candidates<'a> {
     /// A candidate's definition (outer docs aside) and owned impls, with its own name read as
     /// [`ITSELF`] and every other candidate's a hole.
     fn template(&self, name: &str) -> Template {
-        let mut mark = Mark { own: name, defs: &self.defs };
+        let mut mark = Rename(|n: &str| {
+            if n == name { Some(ITSELF.to_owned()) } else { self.defs.contains_key(n).then(|| format!("{HOLE}{n}")) }
+        });
         let mut def = self.items[self.defs[name]].clone();
         match &mut def {
             syn::Item::Struct(s) => {
@@ -239,46 +241,17 @@ fn head(path: &syn::Path) -> Option<String> {
     path.segments.first().map(|s| s.ident.to_string())
 }
 
-/// Renames, in paths, a candidate's own name to [`ITSELF`] and every other candidate to its
-/// kept type.
-struct Rename<'k> {
-    own: &'k str,
-    kept: &'k BTreeMap<String, String>,
-}
+/// Renames the first segment of each path to the name `to` gives it, where it gives one.
+struct Rename<F>(F);
 
-impl VisitMut for Rename<'_> {
+impl<F: FnMut(&str) -> Option<String>> VisitMut for Rename<F> {
     fn visit_path_mut(&mut self, path: &mut syn::Path) {
-        if let Some(name) = head(path) {
-            let to = if name == self.own { Some(ITSELF) } else { self.kept.get(&name).map(String::as_str) };
-            if let Some(to) = to
-                && to != name
-            {
-                let first = &mut path.segments[0].ident;
-                *first = syn::Ident::new(to, first.span());
-            }
-        }
-        syn::visit_mut::visit_path_mut(self, path);
-    }
-}
-
-/// Marks, in paths, a candidate's own name as [`ITSELF`] and every other candidate as a hole.
-struct Mark<'d> {
-    own: &'d str,
-    defs: &'d BTreeMap<String, usize>,
-}
-
-impl VisitMut for Mark<'_> {
-    fn visit_path_mut(&mut self, path: &mut syn::Path) {
-        if let Some(name) = head(path) {
-            let to = if name == self.own {
-                Some(ITSELF.to_owned())
-            } else {
-                self.defs.contains_key(&name).then(|| format!("{HOLE}{name}"))
-            };
-            if let Some(to) = to {
-                let first = &mut path.segments[0].ident;
-                *first = syn::Ident::new(&to, first.span());
-            }
+        if let Some(name) = head(path)
+            && let Some(to) = (self.0)(&name)
+            && to != name
+        {
+            let first = &mut path.segments[0].ident;
+            *first = syn::Ident::new(&to, first.span());
         }
         syn::visit_mut::visit_path_mut(self, path);
     }
@@ -301,7 +274,7 @@ fn clashes(candidates: &Candidates<'_>, kept: &BTreeMap<String, String>) -> BTre
         header.items.clear();
         header.attrs.clear();
         let mut shared = header.clone();
-        Rename { own: "", kept }.visit_item_impl_mut(&mut shared);
+        Rename(|n: &str| kept.get(n).cloned()).visit_item_impl_mut(&mut shared);
         match seen.entry(shared.to_token_stream().to_string()) {
             std::collections::btree_map::Entry::Occupied(other) => {
                 for written in [other.get(), &header] {

@@ -431,11 +431,7 @@ impl<'d, 's> Endpoints<'d, 's> {
     fn error_answer(&mut self, op: &Op<'_>, code: u16, loc: &Loc, r: &Node, lowered: &mut Lowerings) -> Option<J> {
         let content = r.get("content").and_then(Node::as_map).unwrap_or_default();
         let (media, m) = content.iter().find(|(k, _)| k.as_str().map(kinds::media) == Some(Media::Json))?;
-        for (other, _) in content.iter().filter(|(k, _)| k.as_str().map(kinds::media) != Some(Media::Json)) {
-            let why =
-                format!("the `{}` alternative is not read: the JSON answer is", other.as_str().unwrap_or_default());
-            lowered.warn(other.span, &loc.pointer, why);
-        }
+        not_read_beside_json(content, loc, lowered);
         let src = format!("{}/content/{}/schema", loc.pointer, escape(media.as_str().unwrap_or_default()));
         let place = At { doc: loc.doc, src, out: format!("{}/http/errors/{code}/body", op.out) };
         let body = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(s, &place, lowered));
@@ -476,11 +472,7 @@ impl<'d, 's> Endpoints<'d, 's> {
             return;
         }
         if let Some((media, m)) = find(Media::Json) {
-            for (other, _) in content.iter().filter(|(k, _)| k.as_str().map(kinds::media) != Some(Media::Json)) {
-                let why =
-                    format!("the `{}` alternative is not read: the JSON answer is", other.as_str().unwrap_or_default());
-                lowered.warn(other.span, &loc.pointer, why);
-            }
+            not_read_beside_json(content, loc, lowered);
             let has_output = code != 204 && code != 205;
             if has_output {
                 let place = At { doc: loc.doc, src: schema_at(media), out };
@@ -557,6 +549,14 @@ fn http_group(code: u16, has_output: bool, headers: Map<String, J>, e: &mut Map<
     }
     if !http.is_empty() {
         e.insert("http".into(), J::Object(http));
+    }
+}
+
+/// Each media type of an answer beside its JSON one: not read (warned).
+fn not_read_beside_json(content: &[(Node, Node)], loc: &Loc, lowered: &mut Lowerings) {
+    for (other, _) in content.iter().filter(|(k, _)| k.as_str().map(kinds::media) != Some(Media::Json)) {
+        let why = format!("the `{}` alternative is not read: the JSON answer is", other.as_str().unwrap_or_default());
+        lowered.warn(other.span, &loc.pointer, why);
     }
 }
 
