@@ -96,7 +96,10 @@ pub struct OperationDef {
     pub errors: &'static [&'static str],
     /// The error answers the contract documents with a body of their own (`http.errors`), by
     /// status: HTTP sends such an answer's body as it is ([`crate::AppError::answer`]).
-    pub error_answers: &'static [ErrorAnswerDef],
+    pub error_answers: &'static [AnswerDef],
+    /// The success answers the contract documents beside the main one (`http.successes`), by
+    /// status: the handler answers which one, and HTTP sends it at its status.
+    pub success_answers: &'static [AnswerDef],
     /// What its requests carry (the contract's `security`): alternatives, each the credentials
     /// sent together. Empty: none asked for. A client sends the first alternative it holds
     /// every credential of.
@@ -279,6 +282,7 @@ impl OperationDef {
         wrap: None,
         errors: &[],
         error_answers: &[],
+        success_answers: &[],
         security: &[],
         http_kind: HttpKindDef::PLAIN,
         limits: LimitsDef::NONE,
@@ -294,10 +298,11 @@ impl OperationDef {
     }
 }
 
-/// An error answer an operation documents with a body of its own (`http.errors`).
+/// An answer an operation documents at a status of its own, with its body: an error answer
+/// (`http.errors`, 400–599) or a success beside the main one (`http.successes`, 2xx).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ErrorAnswerDef {
-    /// Its status, 400–599.
+pub struct AnswerDef {
+    /// Its status.
     pub status: u16,
     /// What it means, when documented.
     pub description: Option<&'static str>,
@@ -307,8 +312,13 @@ pub struct ErrorAnswerDef {
 
 impl OperationDef {
     /// The error answer documented at `status`, if any.
-    pub fn error_answer(&self, status: u16) -> Option<&ErrorAnswerDef> {
+    pub fn error_answer(&self, status: u16) -> Option<&AnswerDef> {
         self.error_answers.iter().find(|a| a.status == status)
+    }
+
+    /// The success answer documented at `status` beside the main one (`http.successes`), if any.
+    pub fn success_answer(&self, status: u16) -> Option<&AnswerDef> {
+        self.success_answers.iter().find(|a| a.status == status)
     }
 }
 

@@ -63,8 +63,8 @@ mod wire;
 
 pub use ctx::{Caller, Ctx, Identify, Identity, Progress, ViewCall};
 pub use def::{
-    Credential, ErrorAnswerDef, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, InputRequiredDef, LimitsDef,
-    MultipartDef, OpKind, OperationDef, ParamIn, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
+    AnswerDef, Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, InputRequiredDef, LimitsDef, MultipartDef,
+    OpKind, OperationDef, ParamIn, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
 };
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
 pub use hooks::{CallInfo, Hook, HookFuture};
@@ -77,7 +77,7 @@ pub use validation::json_type;
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 9;
+pub const GENERATED_ABI: u32 = 10;
 
 /// Where a generated module's operation schemas find the service's types: each type's JSON
 /// Schema is written once in the module's types document (`$id` this URI, one `$defs` entry

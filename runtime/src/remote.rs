@@ -160,7 +160,7 @@ mod tests {
     }
 
     fn answer(value: Value, payload: Option<HttpPayload>) -> HttpAnswer {
-        HttpAnswer { value, payload }
+        HttpAnswer { value, payload, status: None }
     }
 
     #[tokio::test]

@@ -53,6 +53,9 @@ pub struct HttpAnswer {
     pub value: Value,
     /// Raw bytes, headers or a stream.
     pub payload: Option<crate::HttpPayload>,
+    /// The success status answered, where it is one the operation documents beside its main
+    /// one (`http.successes`); `None`: the main answer. A client reads it back from the wire.
+    pub status: Option<u16>,
 }
 
 type Projection = Box<dyn FnOnce() -> Result<Value, AppError> + Send>;
@@ -65,12 +68,21 @@ pub struct Answer {
     project: Option<Projection>,
     present: Option<Presenter>,
     payload: Option<crate::HttpPayload>,
+    status: Option<u16>,
 }
 
 impl Answer {
     /// The full answer.
     pub fn new(full: Value) -> Self {
-        Answer { full, project: None, present: None, payload: None }
+        Answer { full, project: None, present: None, payload: None, status: None }
+    }
+
+    /// Answers at `status`, a success the operation documents beside its main one
+    /// (`http.successes`): the runner holds the answer to that status's body.
+    #[must_use]
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
     }
 
     /// Adds what an HTTP-only kind answers besides JSON.
@@ -116,6 +128,15 @@ pub struct ToolOutcome {
     pub input_required: bool,
 }
 
+/// What one call answered: the outcome, what HTTP sends besides, the success status where the
+/// handler answered one beside the main one, and the answer's undeclared keys.
+struct Done {
+    outcome: ToolOutcome,
+    payload: Option<crate::HttpPayload>,
+    status: Option<u16>,
+    undeclared: std::collections::BTreeSet<String>,
+}
+
 /// Whether a call has yet to pass the scope gate.
 #[derive(Clone, Copy)]
 enum Gate {
@@ -148,6 +169,9 @@ struct Validators {
     output_doc: Option<Value>,
     /// The body schema of each documented error answer, by status.
     errors: Vec<(u16, Option<jsonschema::Validator>)>,
+    /// The body schema of each success documented beside the main one, compiled and as JSON
+    /// (for the undeclared-key walk), by status.
+    successes: Vec<(u16, Option<(jsonschema::Validator, Value)>)>,
 }
 
 impl Validators {
@@ -164,6 +188,14 @@ impl Validators {
                 .map(Arc::new),
             output_doc,
             errors: op.error_answers.iter().map(|a| (a.status, compile(a.schema, "error answer", op, types))).collect(),
+            successes: op
+                .success_answers
+                .iter()
+                .map(|a| {
+                    let doc = a.schema.map(|s| parse(s, "success answer", op));
+                    (a.status, doc.map(|d| (build(&d, "success answer", op, types), d)))
+                })
+                .collect(),
         }
     }
 }
@@ -203,6 +235,32 @@ pub(crate) fn compile(
     types: &jsonschema::Registry<'_>,
 ) -> Option<jsonschema::Validator> {
     Some(build(&parse(schema?, what, op), what, op, types))
+}
+
+/// The body schema (compiled, and as JSON) of the success the handler answered at `status`
+/// (`http.successes`); a status the contract does not document beside the main one is the
+/// handler's fault, as is a body at a status that documents none.
+fn success_answer<'a>(
+    def: &OperationDef,
+    compiled: &'a Validators,
+    status: u16,
+    body: &Value,
+) -> Result<(Option<&'a jsonschema::Validator>, Option<&'a Value>), AppError> {
+    let Some((_, schema)) = compiled.successes.iter().find(|(s, _)| *s == status) else {
+        tracing::error!(target: "stitchgen_runtime", service = def.service, operation = def.action, status,
+            "the handler answered a success status the contract does not document");
+        let message = format!("the handler answered status {status}, which the contract does not document");
+        return Err(AppError::new(ErrorCode::InternalServerError, message));
+    };
+    match schema {
+        Some((validator, doc)) => Ok((Some(validator), Some(doc))),
+        None if body.is_null() => Ok((None, None)),
+        None => {
+            tracing::error!(target: "stitchgen_runtime", service = def.service, operation = def.action, status,
+                "the handler's success answer has a body its status does not document");
+            Err(AppError::new(ErrorCode::InternalServerError, format!("status {status} documents no body")))
+        }
+    }
 }
 
 /// A handler's error: an error answer ([`AppError::answer`]) is held to the body the contract
@@ -376,7 +434,7 @@ impl Service {
         // No argument of a body that may be absent: no body (the handler's `None`).
         let input = if def.input_optional && input.is_empty() { Value::Null } else { Value::Object(input) };
         let call = Call { params: Value::Object(params), input, ..Call::default() };
-        Ok(self.run(op, call, ctx, surface, Gate::Ahead, own).await?.0)
+        Ok(self.run(op, call, ctx, surface, Gate::Ahead, own).await?.outcome)
     }
 
     /// Calls operation `op` as HTTP does: params from the path, input from the query or body,
@@ -394,8 +452,8 @@ impl Service {
         }
         let call = Call { params: Value::Object(params), input: Value::Object(input), ..extra };
         let own = self.own(|| http_arguments(&call));
-        let (outcome, payload) = self.run(op, call, ctx, Surface::Http, Gate::Ahead, own).await?;
-        Ok(HttpAnswer { value: outcome.value, payload })
+        let done = self.run(op, call, ctx, Surface::Http, Gate::Ahead, own).await?;
+        Ok(HttpAnswer { value: done.outcome.value, payload: done.payload, status: done.status })
     }
 
     /// Whether `ctx` may call operation `op`: what the HTTP adapter asks before it reads a body,
@@ -418,8 +476,8 @@ impl Service {
     #[cfg(feature = "axum")]
     pub(crate) async fn call_http_admitted(&self, op: usize, call: Call, ctx: &Ctx) -> Result<HttpAnswer, AppError> {
         let own = self.own(|| http_arguments(&call));
-        let (outcome, payload) = self.run(op, call, ctx, Surface::Http, Gate::Passed, own).await?;
-        Ok(HttpAnswer { value: outcome.value, payload })
+        let done = self.run(op, call, ctx, Surface::Http, Gate::Passed, own).await?;
+        Ok(HttpAnswer { value: done.outcome.value, payload: done.payload, status: done.status })
     }
 
     /// One call in its span: the gate, the `before` hooks, then [`Service::checked`], then the
@@ -432,7 +490,7 @@ impl Service {
         surface: Surface,
         gate: Gate,
         own: Option<Value>,
-    ) -> Result<(ToolOutcome, Option<crate::HttpPayload>), AppError> {
+    ) -> Result<Done, AppError> {
         let def = self.inner.ops[op];
         let (span, started) = (crate::hooks::span(def, surface), std::time::Instant::now());
         let arguments = own.unwrap_or(Value::Null);
@@ -449,16 +507,18 @@ impl Service {
         .instrument(span.clone())
         .await;
         crate::hooks::record(&span, def, result.as_ref().map(drop), started);
-        let result = result.map(|(outcome, payload, undeclared)| (outcome, payload, self.first_seen(op, undeclared)));
+        let mut result = result;
+        let undeclared = match &mut result {
+            Ok(done) => self.first_seen(op, std::mem::take(&mut done.undeclared)),
+            Err(_) => Vec::new(),
+        };
         for hook in self.hooks.iter() {
-            if let Ok((_, _, undeclared)) = &result
-                && !undeclared.is_empty()
-            {
-                hook.undeclared(&info, undeclared).instrument(span.clone()).await;
+            if !undeclared.is_empty() {
+                hook.undeclared(&info, &undeclared).instrument(span.clone()).await;
             }
-            hook.after(&info, result.as_ref().map(|(outcome, ..)| &outcome.value)).instrument(span.clone()).await;
+            hook.after(&info, result.as_ref().map(|done| &done.outcome.value)).instrument(span.clone()).await;
         }
-        result.map(|(outcome, payload, _)| (outcome, payload))
+        result
     }
 
     /// Of the undeclared paths of one answer, those not reported before for operation `op`,
@@ -494,13 +554,7 @@ impl Service {
 
     /// Validation, handler, output validation, view. The gate came first: a caller without the
     /// right is told so, and nothing of what the schemas would say of its arguments.
-    async fn checked(
-        &self,
-        op: usize,
-        call: Call,
-        ctx: &Ctx,
-        surface: Surface,
-    ) -> Result<(ToolOutcome, Option<crate::HttpPayload>, std::collections::BTreeSet<String>), AppError> {
+    async fn checked(&self, op: usize, call: Call, ctx: &Ctx, surface: Surface) -> Result<Done, AppError> {
         let def = self.inner.ops[op];
         // After the gate: a caller without the right costs no compiling.
         let compiled = self.validators(op);
@@ -527,7 +581,7 @@ impl Service {
                 }
                 crate::elicit::Resolved::Pending(requests) => {
                     let outcome = ToolOutcome { value: requests, presentation: None, input_required: true };
-                    return Ok((outcome, None, Default::default()));
+                    return Ok(Done { outcome, payload: None, status: None, undeclared: Default::default() });
                 }
             }
         } else {
@@ -545,13 +599,17 @@ impl Service {
             }
             other => other,
         };
-        if let Some(v) = &compiled.output
+        let (output, output_doc) = match answer.status {
+            Some(status) => success_answer(def, compiled, status, &answer.full)?,
+            None => (compiled.output.as_ref(), compiled.output_doc.as_ref()),
+        };
+        if let Some(v) = output
             && let Some(errors) = violations(v, &answer.full)
         {
             return Err(breaks("the handler's answer breaks the contract's output schema", errors));
         }
         // The full answer, before any view: a view's slice drops keys on purpose.
-        let undeclared = match &compiled.output_doc {
+        let undeclared = match output_doc {
             Some(schema) => crate::undeclared::Schemas { root: schema, types: &self.inner.types_doc }
                 .undeclared(&answer.full, schema),
             None => Default::default(),
@@ -578,7 +636,8 @@ impl Service {
             _ => value,
         };
         let presentation = answer.present.as_ref().and_then(|p| p(surface));
-        Ok((ToolOutcome { value, presentation, input_required: false }, payload, undeclared))
+        let outcome = ToolOutcome { value, presentation, input_required: false };
+        Ok(Done { outcome, payload, status: answer.status, undeclared })
     }
 
     fn gate(&self, def: &OperationDef, ctx: &Ctx) -> Result<(), AppError> {
@@ -696,6 +755,69 @@ mod tests {
             assert!(short.starts_with("Invalid input: /name:"), "{short}");
             let missing = run(&svc, op, json!({})).await.unwrap_err();
             assert!(missing.contains("\"name\" is a required property"), "{missing}");
+        }
+    }
+
+    /// An operation answering 201 with a tag, or 202 with a ticket, or 204 with nothing.
+    static SUBMIT: OperationDef = OperationDef {
+        service: "tags",
+        action: "submit",
+        kind: OpKind::Contract,
+        scope: "public",
+        surfaces: &[crate::Surface::Http],
+        input_schema: Some(r#"{"type": "object"}"#),
+        output_schema: Some(r#"{"$ref": "urn:stitchgen:types#/$defs/Tag"}"#),
+        success_answers: &[
+            crate::AnswerDef {
+                status: 202,
+                description: None,
+                schema: Some(
+                    r#"{"type": "object", "required": ["ticket"], "properties": {"ticket": {"type": "string"}}}"#,
+                ),
+            },
+            crate::AnswerDef { status: 204, description: None, schema: None },
+        ],
+        ..OperationDef::EMPTY
+    };
+    static SUBMITS: &[&OperationDef] = &[&SUBMIT];
+
+    /// Answers the input's `status` (when given) with the input's `body`.
+    struct Chooses;
+    impl Dispatch for Chooses {
+        fn call<'a>(&'a self, _: usize, _: &'a Ctx, call: Call) -> BoxFuture<'a, Result<Answer, AppError>> {
+            Box::pin(async move {
+                let answer = Answer::new(call.input["body"].clone());
+                Ok(match call.input["status"].as_u64() {
+                    Some(status) => answer.with_status(status as u16),
+                    None => answer,
+                })
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_chosen_success_is_held_to_its_own_status_and_body() {
+        let svc = Service::new(TYPES, SUBMITS, Chooses);
+        let call = |input: Value| {
+            let svc = svc.clone();
+            async move {
+                let input = input.as_object().cloned().unwrap_or_default();
+                svc.call_http(0, Map::new(), input, Call::default(), &Ctx::anonymous()).await
+            }
+        };
+        let main = call(json!({"body": {"name": "ok"}})).await.unwrap();
+        assert_eq!((main.status, main.value), (None, json!({"name": "ok"})));
+        let queued = call(json!({"status": 202, "body": {"ticket": "t"}})).await.unwrap();
+        assert_eq!((queued.status, queued.value), (Some(202), json!({"ticket": "t"})));
+        assert_eq!(call(json!({"status": 204})).await.unwrap().status, Some(204));
+        // A main answer's body at 202, a body at 204, an undocumented status: the handler's fault.
+        for wrong in [
+            json!({"status": 202, "body": {"name": "ok"}}),
+            json!({"status": 204, "body": {"ticket": "t"}}),
+            json!({"status": 207, "body": {"name": "ok"}}),
+        ] {
+            let e = call(wrong.clone()).await.unwrap_err();
+            assert_eq!(e.code, "INTERNAL_SERVER_ERROR", "{wrong}: {e:?}");
         }
     }
 }

@@ -152,6 +152,25 @@ pub enum Renamed {
     SharedType(String),
 }
 
+/// The Rust name of a success status's answer: its reason phrase (RFC 9110), `Status299` for a
+/// status without one.
+pub fn status_variant(status: u16) -> String {
+    let phrase = match status {
+        200 => "Ok",
+        201 => "Created",
+        202 => "Accepted",
+        203 => "NonAuthoritativeInformation",
+        204 => "NoContent",
+        205 => "ResetContent",
+        206 => "PartialContent",
+        207 => "MultiStatus",
+        208 => "AlreadyReported",
+        226 => "ImUsed",
+        _ => return format!("Status{status}"),
+    };
+    phrase.to_owned()
+}
+
 /// The Rust names of a service's operations, in order (endpoints, then runtime tools), each
 /// given as its action and the roles in which it has a schema of its own (`Input`, `Output`, …,
 /// the endpoint types `{Prefix}{Role}`). A later action whose snake_case form an earlier one has,

@@ -310,7 +310,15 @@ fn json_response(status: StatusCode, value: &Value, headers: Vec<(HeaderName, He
 
 fn success(def: &'static OperationDef, answer: HttpAnswer, head: bool) -> Response {
     let kind = &def.http_kind;
-    let status = |default: u16| StatusCode::from_u16(kind.status.unwrap_or(default)).unwrap_or(StatusCode::OK);
+    // The success the handler answered (`http.successes`), else the contract's main one.
+    let (status, has_body) = match answer.status.and_then(|s| def.success_answer(s)) {
+        Some(other) => (other.status, other.schema.is_some()),
+        None => {
+            let has_body = def.output_schema.is_some();
+            (kind.status.unwrap_or(if has_body { 200 } else { 204 }), has_body)
+        }
+    };
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
     match answer.payload {
         Some(HttpPayload::Raw(raw)) => raw_response(def, raw, head),
         Some(HttpPayload::Stream(frames)) => match &kind.stream {
@@ -318,16 +326,16 @@ fn success(def: &'static OperationDef, answer: HttpAnswer, head: bool) -> Respon
             None => failure(&crate::validation::broken("a stream from an endpoint that declares none")),
         },
         Some(HttpPayload::Headers(headers)) => match declared_headers(def, headers) {
-            Ok(headers) if def.output_schema.is_some() => json_response(status(200), &answer.value, headers),
+            Ok(headers) if has_body => json_response(status, &answer.value, headers),
             Ok(headers) => {
-                let mut res = status(204).into_response();
+                let mut res = status.into_response();
                 res.headers_mut().extend(headers);
                 res
             }
             Err(e) => failure(&e),
         },
-        None if def.output_schema.is_none() => status(204).into_response(),
-        None => json_response(status(200), &answer.value, Vec::new()),
+        None if !has_body => status.into_response(),
+        None => json_response(status, &answer.value, Vec::new()),
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::{ClientError, MAX_KEPT_BODY, Request, Transport};
-use crate::def::{Credential, OperationDef};
+use crate::def::{AnswerDef, Credential, OperationDef};
 use crate::error::{AppError, HttpErrorEnvelope};
 use crate::http::{HttpPayload, RawResponse, Upload};
 use crate::runner::{BoxFuture, HttpAnswer};
@@ -28,16 +28,17 @@ pub struct HttpClient {
     max_answer: u64,
     /// With validation on, each operation's schemas compiled once, by the address of its definition.
     checks: Option<Arc<Mutex<CheckCache>>>,
-    /// The body schemas of documented error answers, compiled once each, by the address of the
-    /// operation's definition and the status: whether validation is on or not, an origin's error
-    /// is read as the documented answer only when its body is the documented body.
+    /// The body schemas of answers documented at statuses of their own (errors, and successes
+    /// beside the main one), compiled once each, by the address of the operation's definition
+    /// and the status: whether validation is on or not, an origin's error is read as the
+    /// documented answer only when its body is the documented body.
     answers: Arc<Mutex<AnswerCache>>,
 }
 
 /// Each operation's compiled schemas, by the address of its (static) definition.
 type CheckCache = BTreeMap<usize, Arc<Checks>>;
 
-/// Each documented error answer's compiled body schema (`None`: no body), by definition and status.
+/// Each answer's compiled body schema (`None`: no body), by definition and status.
 type AnswerCache = BTreeMap<(usize, u16), Arc<Option<jsonschema::Validator>>>;
 
 impl std::fmt::Debug for HttpClient {
@@ -180,7 +181,13 @@ impl HttpClient {
             let documented = self.documented(op, request.types, status, &body);
             return Err(failure(documented, status, &body, retry_after));
         }
-        read_success(op, response, checks.as_deref(), op.limits.max_answer_bytes.unwrap_or(self.max_answer)).await
+        // A success documented beside the main one (`http.successes`), read with its own schema.
+        let other = op.success_answer(status).map(|answer| Other {
+            answer,
+            check: checks.is_some().then(|| self.answer_schema(op, request.types, answer, "success answer")),
+        });
+        let max_answer = op.limits.max_answer_bytes.unwrap_or(self.max_answer);
+        read_success(op, response, checks.as_deref(), other, max_answer).await
     }
 
     fn request(&self, request: &Request) -> Result<reqwest::RequestBuilder, ClientError> {
@@ -323,6 +330,7 @@ fn accept(def: &OperationDef) -> Option<&'static str> {
         Some(s) if s.format == crate::def::StreamFormat::Sse => Some("text/event-stream"),
         Some(_) => Some("application/x-ndjson"),
         None if kind.raw_response => kind.content_type,
+        None if def.success_answers.iter().any(|a| a.schema.is_some()) => Some("application/json"),
         None => def.output_schema.map(|_| "application/json"),
     }
 }
@@ -369,17 +377,7 @@ impl HttpClient {
     /// stays the origin's status and bytes, never a documented answer it is not.
     fn documented(&self, op: &'static OperationDef, types: &'static str, status: u16, body: &[u8]) -> Option<AppError> {
         let answer = op.error_answer(status)?;
-        let schema = {
-            let mut cache = self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let key = (std::ptr::from_ref(op) as usize, status);
-            cache
-                .entry(key)
-                .or_insert_with(|| {
-                    let types = crate::runner::registry(types);
-                    Arc::new(crate::runner::compile(answer.schema, "error answer", op, &types))
-                })
-                .clone()
-        };
+        let schema = self.answer_schema(op, types, answer, "error answer");
         let body: Option<Value> = match (&*schema, body.is_empty()) {
             (None, true) => None,
             (Some(v), false) => Some(serde_json::from_slice(body).ok().filter(|b| v.is_valid(b))?),
@@ -389,6 +387,49 @@ impl HttpClient {
     }
 }
 
+impl HttpClient {
+    /// The compiled body schema of an answer `op` documents at a status of its own (`None`: no
+    /// body), compiled once per operation and status.
+    fn answer_schema(
+        &self,
+        op: &'static OperationDef,
+        types: &'static str,
+        answer: &AnswerDef,
+        what: &str,
+    ) -> Arc<Option<jsonschema::Validator>> {
+        let mut cache = self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        cache
+            .entry((std::ptr::from_ref(op) as usize, answer.status))
+            .or_insert_with(|| {
+                Arc::new(crate::runner::compile(answer.schema, what, op, &crate::runner::registry(types)))
+            })
+            .clone()
+    }
+}
+
+/// A success the operation documents beside its main one, and its compiled body schema where
+/// answers are checked.
+struct Other {
+    answer: &'static AnswerDef,
+    check: Option<Arc<Option<jsonschema::Validator>>>,
+}
+
+/// The body of a success documented beside the main one: `null` where its status documents
+/// none, else JSON, checked against its schema with validation on.
+fn read_other(other: &Other, body: &[u8]) -> Result<Value, ClientError> {
+    if other.answer.schema.is_none() {
+        return Ok(Value::Null);
+    }
+    let value: Value = serde_json::from_slice(body).map_err(|e| ClientError::Decode(format!("{e}: {}", kept(body))))?;
+    if let Some(errors) =
+        other.check.as_deref().and_then(Option::as_ref).and_then(|v| crate::validation::violations(v, &value))
+    {
+        let what = format!("the answer breaks the schema of status {}", other.answer.status);
+        return Err(ClientError::Invalid(crate::validation::breaks(&what, errors)));
+    }
+    Ok(value)
+}
+
 /// A success answer as the runner gives it to the HTTP adapter: a stream's frames, a raw
 /// response, or the JSON answer (checked against the output schema with validation on) with
 /// the documented headers the operation declares.
@@ -396,12 +437,13 @@ async fn read_success(
     op: &'static OperationDef,
     response: reqwest::Response,
     checks: Option<&Checks>,
+    other: Option<Other>,
     max_answer: u64,
 ) -> Result<HttpAnswer, ClientError> {
     let kind = &op.http_kind;
     if let Some(def) = &kind.stream {
         let frames = super::frames::read(response, def);
-        return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Stream(frames)) });
+        return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Stream(frames)), status: None });
     }
     let (status, headers) = (response.status().as_u16(), response_headers(response.headers()));
     let body = bounded(response, max_answer, Overflow::Refuse).await?;
@@ -409,10 +451,14 @@ async fn read_success(
         let content_type = crate::http::header_value(&headers, "content-type");
         let headers = headers.into_iter().filter(|(n, _)| n != "content-type").collect();
         let raw = RawResponse { status, content_type, headers, body };
-        return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Raw(raw)) });
+        return Ok(HttpAnswer { value: Value::Null, payload: Some(HttpPayload::Raw(raw)), status: None });
     }
-    let value = read_json(op, &body)?;
-    if let Some(errors) = checks.and_then(|c| c.output.as_ref()).and_then(|v| crate::validation::violations(v, &value))
+    let value = match &other {
+        Some(other) => read_other(other, &body)?,
+        None => read_json(op, &body)?,
+    };
+    if let (None, Some(errors)) =
+        (&other, checks.and_then(|c| c.output.as_ref()).and_then(|v| crate::validation::violations(v, &value)))
     {
         let e = crate::validation::breaks("the answer breaks the contract's output schema", errors);
         return Err(ClientError::Invalid(e));
@@ -420,7 +466,7 @@ async fn read_success(
     let declared =
         kind.headers.iter().filter_map(|h| Some((h.name.to_owned(), crate::http::header_value(&headers, h.name)?)));
     let payload = (!kind.headers.is_empty()).then(|| HttpPayload::Headers(declared.collect()));
-    Ok(HttpAnswer { value, payload })
+    Ok(HttpAnswer { value, payload, status: other.map(|o| o.answer.status) })
 }
 
 /// What [`bounded`] does with a body past its limit.

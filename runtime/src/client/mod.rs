@@ -260,12 +260,37 @@ pub fn with_meta<T: serde::de::DeserializeOwned>(answer: HttpAnswer) -> Result<W
 pub fn headed<T: serde::de::DeserializeOwned, H: ResponseHeaders>(
     answer: HttpAnswer,
 ) -> Result<crate::http::Headed<T, H>, ClientError> {
+    headed_chosen(answer, |_, value| from_json(value))
+}
+
+/// Reads the answer a handler chose among several successes (`http.successes`; generated code
+/// calls this): `pick` reads the body documented at the answer's status, `None` for the main one.
+#[doc(hidden)]
+pub fn chosen<A>(
+    answer: HttpAnswer,
+    pick: impl FnOnce(Option<u16>, Value) -> Result<A, ClientError>,
+) -> Result<A, ClientError> {
+    pick(answer.status, answer.value)
+}
+
+/// [`chosen`], with the documented response headers beside the answer (generated code calls this).
+#[doc(hidden)]
+pub fn headed_chosen<A, H: ResponseHeaders>(
+    answer: HttpAnswer,
+    pick: impl FnOnce(Option<u16>, Value) -> Result<A, ClientError>,
+) -> Result<crate::http::Headed<A, H>, ClientError> {
     let pairs = match &answer.payload {
         Some(HttpPayload::Headers(headers)) => headers.as_slice(),
         _ => &[],
     };
     let headers = H::from_pairs(pairs).map_err(ClientError::Decode)?;
-    Ok(crate::http::Headed { body: from_json(answer.value)?, headers })
+    Ok(crate::http::Headed { body: pick(answer.status, answer.value)?, headers })
+}
+
+/// A JSON body read as a generated type (generated code calls this).
+#[doc(hidden)]
+pub fn body<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ClientError> {
+    from_json(value)
 }
 
 /// Reads a stream's frames as typed items (generated code calls this); a frame that does not

@@ -287,8 +287,10 @@ fn response_facts(e: &Endpoint, diags: &mut Diagnostics) {
     let Some(h) = &e.http else { return };
     status_and_headers(e, "http", Code::InvalidHttpGroup, &h.value.status, &h.value.headers, diags);
     error_statuses(e, diags);
-    // Error answers are documented beside any success; a status or headers only beside JSON.
-    if h.value.status.is_none() && h.value.headers.is_none() {
+    success_statuses(e, h, diags);
+    // Error answers are documented beside any success; a status, headers or other successes
+    // only beside JSON.
+    if h.value.status.is_none() && h.value.headers.is_none() && h.value.successes.is_none() {
         return;
     }
     let other = [
@@ -368,6 +370,47 @@ fn error_statuses(e: &Endpoint, diags: &mut Diagnostics) {
                 .help("key each error answer by its HTTP status, such as `422`"),
             );
         }
+    }
+}
+
+/// `http.successes` (E0311): each key a success status other than the main one, a body only
+/// where the status has one, and no tool view (which shapes the main answer alone).
+fn success_statuses(e: &Endpoint, h: &Sp<crate::parse::ast::HttpGroup>, diags: &mut Diagnostics) {
+    let main = h.value.status.as_ref().map_or(if e.output.is_some() { 200 } else { 204 }, |s| s.value);
+    for (status, answer) in e.success_answers() {
+        let bad = |message: String| Diagnostic::new(Code::InvalidHttpGroup, status.span, message);
+        match status.value.parse::<u16>() {
+            Ok(s) if !(200..=299).contains(&s) => diags.push(
+                bad(format!("`{s}` is not a success status"))
+                    .label("expected 200–299")
+                    .help("document an error answer under `http.errors`"),
+            ),
+            Ok(s) if u64::from(s) == main => diags.push(
+                bad(format!("status {s} is the main answer's"))
+                    .label("`output` is answered at this status")
+                    .help("list only the other successes under `http.successes`"),
+            ),
+            Ok(s @ (204 | 205)) if answer.value.body.is_some() => diags.push(
+                bad(format!("status {s} with a body"))
+                    .label("this status has no body")
+                    .help("remove `body`, or answer it at another status"),
+            ),
+            Ok(_) => {}
+            Err(_) => diags.push(
+                bad(format!("`{}` is not a success status", status.value))
+                    .label("expected 200–299")
+                    .help("key each success by its HTTP status, such as `202`"),
+            ),
+        }
+    }
+    let view = e.tool.as_ref().and_then(|t| t.value.view.as_ref());
+    if let (Some(successes), Some(view)) = (&h.value.successes, view) {
+        diags.push(
+            Diagnostic::new(Code::InvalidHttpGroup, successes.span, "other successes beside a tool view")
+                .label("the handler may answer one of these bodies")
+                .secondary(view.span, "the view shapes the main answer alone")
+                .help("remove `tool.view`: a tool answers whichever body the handler chose"),
+        );
     }
 }
 

@@ -25,7 +25,7 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
         if let Some(s) = &e.stream {
             roots.extend([&s.value.item, &s.value.terminal].into_iter().flatten().map(|s| &s.0));
         }
-        roots.extend(e.error_answers().filter_map(|(_, a)| a.value.body.as_ref()).map(|s| &s.0));
+        roots.extend(e.status_answers().filter_map(|(_, a)| a.value.body.as_ref()).map(|s| &s.0));
     }
     for t in cx.tools() {
         roots.extend([&t.input, &t.output].into_iter().flatten().map(|s| &s.0));
@@ -473,7 +473,7 @@ fn unused_types(cx: &Cx<'_>, diags: &mut Diagnostics) {
         if let Some(s) = &e.stream {
             [&s.value.item, &s.value.terminal].into_iter().flatten().for_each(|x| from(&x.0));
         }
-        e.error_answers().filter_map(|(_, a)| a.value.body.as_ref()).for_each(|s| from(&s.0));
+        e.status_answers().filter_map(|(_, a)| a.value.body.as_ref()).for_each(|s| from(&s.0));
     }
     for t in cx.tools() {
         [&t.input, &t.output].into_iter().flatten().for_each(|s| from(&s.0));

@@ -240,6 +240,17 @@ fn responses(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
     let mut out: BTreeMap<String, Value> = BTreeMap::new();
     let (status, success) = success(op, svc, style);
     out.insert(status, success);
+    for answer in &op.successes {
+        let description = answer.desc.clone().unwrap_or_else(|| "Success.".into());
+        let value = match &answer.body {
+            Some(body) => json!({
+                "description": description,
+                "content": { "application/json": { "schema": present::schema(body, svc, style) } },
+            }),
+            None => json!({ "description": description }),
+        };
+        out.insert(answer.status.to_string(), value);
+    }
     let mut codes: BTreeMap<u16, Vec<String>> = BTreeMap::new();
     let mut add = |code: &str| {
         let status = ErrorCode::from_name(code).map_or(500, ErrorCode::status);
@@ -275,7 +286,7 @@ fn responses(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
 /// A documented error answer: its body, or where the runner answers the same status with the
 /// registry's envelope (a `VALIDATION_ERROR` at 400), either of the two.
 fn error_answer(
-    answer: &crate::model::ErrorAnswer,
+    answer: &crate::model::StatusAnswer,
     codes: Option<&Vec<String>>,
     envelope: &Value,
     svc: &Service,

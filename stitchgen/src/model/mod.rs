@@ -97,6 +97,12 @@ pub struct Operation {
     pub input_required: Vec<InputAsk>,
     /// Documented extra error codes.
     pub errors: Vec<String>,
+    /// The successes documented beside the main answer (`http.successes`), by status: the
+    /// handler answers one of them or the main one, on every surface.
+    pub successes: Vec<StatusAnswer>,
+    /// The status of the main answer (`http.status`, else 200 with an output and 204 without),
+    /// which names its variant where the handler chooses among [`Operation::successes`].
+    pub main_status: u16,
     /// HTTP-only kind facts.
     pub http_kind: HttpKind,
     /// Presenter hooks (runtime tools).
@@ -166,13 +172,14 @@ pub struct Http {
     /// client reads, when the contract declares them.
     pub limits: Limits,
     /// The error answers documented with a body of their own (`http.errors`), by status.
-    pub error_answers: Vec<ErrorAnswer>,
+    pub error_answers: Vec<StatusAnswer>,
 }
 
-/// An error answer documented with a body of its own.
+/// An answer documented at a status of its own, with its body: an error answer, or a success
+/// beside the main one.
 #[derive(Clone, Debug)]
-pub struct ErrorAnswer {
-    /// Its status, 400–599.
+pub struct StatusAnswer {
+    /// Its status: 400–599 for an error, 2xx for a success.
     pub status: u16,
     /// What it means, when documented.
     pub desc: Option<String>,
@@ -348,6 +355,39 @@ impl Operation {
         }
     }
 
+    /// Every schema of the operation with its role, as the name of its Rust type ends: those of
+    /// [`ROLES`], then the body of each other success, named after its status
+    /// ([`naming::status_variant`]: `Accepted`).
+    pub fn roles(&self) -> Vec<(String, &Value)> {
+        let fixed = ROLES.into_iter().filter_map(|r| Some((r.to_owned(), self.schema(r)?)));
+        let other = self.successes.iter().filter_map(|a| Some((naming::status_variant(a.status), a.body.as_ref()?)));
+        fixed.chain(other).collect()
+    }
+
+    /// The schema of its answer on the tool surfaces: the view's; where the handler chooses
+    /// among other successes with bodies, any of their bodies (`null` for one without); else
+    /// the output.
+    pub fn tool_answer(&self) -> Option<std::borrow::Cow<'_, Value>> {
+        if let Some(view) = self.view.as_ref().and_then(|v| v.output.as_ref()) {
+            return Some(std::borrow::Cow::Borrowed(view));
+        }
+        if self.successes.iter().all(|a| a.body.is_none()) {
+            return self.output.as_ref().map(std::borrow::Cow::Borrowed);
+        }
+        let null = serde_json::json!({ "type": "null" });
+        let bodies = std::iter::once(self.output.as_ref()).chain(self.successes.iter().map(|a| a.body.as_ref()));
+        let mut any: Vec<Value> = Vec::new();
+        for body in bodies.map(|b| b.unwrap_or(&null)) {
+            if !any.contains(body) {
+                any.push(body.clone());
+            }
+        }
+        Some(std::borrow::Cow::Owned(match any.len() {
+            1 => any.remove(0),
+            _ => serde_json::json!({ "anyOf": any }),
+        }))
+    }
+
     /// Whether the operation is on a tool surface.
     pub fn is_tool(&self) -> bool {
         self.surfaces.iter().any(|s| s.is_tool())
@@ -361,9 +401,14 @@ impl Operation {
 /// Sets each operation's Rust names ([`naming::operation_idents`]): unique in the service, and
 /// naming no type like one of the `shared` ones.
 fn name_operations(operations: &mut [Operation], shared: &std::collections::BTreeSet<String>) {
+    let roles: Vec<Vec<String>> = operations
+        .iter()
+        .map(|o| o.roles().into_iter().filter(|(_, s)| own_type(s)).map(|(r, _)| r).collect())
+        .collect();
     let ops: Vec<(&str, Vec<&str>)> = operations
         .iter()
-        .map(|o| (o.action.as_str(), ROLES.into_iter().filter(|r| o.schema(r).is_some_and(own_type)).collect()))
+        .zip(&roles)
+        .map(|(o, roles)| (o.action.as_str(), roles.iter().map(String::as_str).collect()))
         .collect();
     let idents = naming::operation_idents(&ops, shared);
     for (op, names) in operations.iter_mut().zip(idents) {
@@ -483,6 +528,8 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint, obje
         ui: tool.and_then(|t| t.ui.as_ref()).map(|u| ui(&u.value)),
         view: tool.and_then(|t| t.view.as_ref()).filter(|_| is_tool).map(|v| view(&v.value)),
         errors: e.errors.iter().flat_map(|l| l.value.iter()).map(|s| s.value.clone()).collect(),
+        successes: status_answers(e.success_answers()),
+        main_status: response_facts(e).0.unwrap_or(if e.output.is_some() { 200 } else { 204 }),
         http_kind: http_kind(e),
         input_required: tool
             .filter(|_| is_tool && surfaces.contains(&Surface::Mcp))
@@ -490,8 +537,8 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint, obje
             .map(|list| list.value.iter().filter_map(|r| input_ask(&r.value)).collect())
             .unwrap_or_default(),
         present: Vec::new(),
-        wrap: wrap(c, answer.filter(|_| is_tool && objects_only)),
-        object_answer: is_tool && objects_only && answer.is_some() && wrap(c, answer).is_none(),
+        wrap: answers_wrap(c, e, answer).filter(|_| is_tool && objects_only),
+        object_answer: is_tool && objects_only && answer.is_some() && answers_wrap(c, e, answer).is_none(),
         budget: budget(c, tool.and_then(|t| t.budget.as_ref())),
         security: security::requirements(c, e),
         surfaces,
@@ -548,20 +595,9 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
     let params_in = params_in::params_in(c, e);
     let input_optional = e.input_optional.as_ref().is_some_and(|o| o.value);
     let input_in_query = method.input_in_query() && e.input_content_type.is_none();
-    let mut error_answers: Vec<ErrorAnswer> = e
-        .error_answers()
-        .filter_map(|(status, a)| {
-            Some(ErrorAnswer {
-                // `check` refused every key that is not an error status.
-                status: status.value.parse().ok()?,
-                desc: text(&a.value.desc),
-                body: a.value.body.as_ref().map(|b| b.0.to_json()),
-            })
-        })
-        .collect();
-    error_answers.sort_by_key(|a| a.status);
     Some(Http {
-        error_answers,
+        // `check` refused every key that is not a status of its kind.
+        error_answers: status_answers(e.error_answers()),
         method,
         path,
         template,
@@ -575,6 +611,23 @@ fn http(c: &Contract, e: &Endpoint) -> Option<Http> {
         headers,
         limits,
     })
+}
+
+/// Answers documented at statuses of their own, by status.
+fn status_answers<'a>(
+    answers: impl Iterator<Item = (&'a ast::Sp<String>, &'a ast::Sp<ast::StatusAnswer>)>,
+) -> Vec<StatusAnswer> {
+    let mut out: Vec<StatusAnswer> = answers
+        .filter_map(|(status, a)| {
+            Some(StatusAnswer {
+                status: status.value.parse().ok()?,
+                desc: text(&a.value.desc),
+                body: a.value.body.as_ref().map(|b| b.0.to_json()),
+            })
+        })
+        .collect();
+    out.sort_by_key(|a| a.status);
+    out
 }
 
 /// The declared success status and documented headers: of `http`, or of `responseMeta` (the
@@ -774,6 +827,8 @@ fn runtime_tool(c: &Contract, service: &str, scope: &str, t: &RuntimeTool, objec
         ui: None,
         view: None,
         errors: Vec::new(),
+        successes: Vec::new(),
+        main_status: if t.output.is_some() { 200 } else { 204 },
         http_kind: HttpKind::default(),
         input_required: Vec::new(),
         present: t.present.iter().flat_map(|p| p.value.iter()).map(|p| p.value).collect(),
@@ -787,6 +842,25 @@ fn runtime_tool(c: &Contract, service: &str, scope: &str, t: &RuntimeTool, objec
 /// A tool's own budget, else the contract's, else the default.
 fn budget(c: &Contract, own: Option<&ast::Sp<u64>>) -> u64 {
     own.or(c.tool_budget.as_ref()).map_or(DEFAULT_BUDGET, |b| b.value)
+}
+
+/// How the tool answer of endpoint `e` is wrapped ([`wrap`] of `answer`, its view's or its
+/// output); where the handler chooses among other successes, unwrapped only when every body is
+/// an object, under `items` when every one is an array.
+fn answers_wrap(c: &Contract, e: &Endpoint, answer: Option<&ast::Schema>) -> Option<Wrap> {
+    if e.success_answers().all(|(_, a)| a.value.body.is_none()) {
+        return wrap(c, answer);
+    }
+    let bodies = std::iter::once(e.output.as_ref()).chain(e.success_answers().map(|(_, a)| a.value.body.as_ref()));
+    // `None` for an answer without a body: `null` is no object and no array.
+    let each: Vec<Option<Option<Wrap>>> = bodies.map(|b| b.map(|b| wrap(c, Some(b)))).collect();
+    if each.iter().all(|w| *w == Some(None)) {
+        None
+    } else if each.iter().all(|w| *w == Some(Some(Wrap::Items))) {
+        Some(Wrap::Items)
+    } else {
+        Some(Wrap::Value)
+    }
 }
 
 /// How a tool answer is wrapped, when there is one to present and it is not an object.

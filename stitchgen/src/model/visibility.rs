@@ -81,7 +81,8 @@ fn sides_mut(op: &mut Operation) -> impl Iterator<Item = (Side, &mut Value)> {
     };
     let answers = [op.output.as_mut(), op.view.as_mut().and_then(|v| v.output.as_mut()), item, terminal];
     let errors = op.http.iter_mut().flat_map(|h| &mut h.error_answers).filter_map(|a| a.body.as_mut());
-    let answers = answers.into_iter().flatten().chain(errors);
+    let successes = op.successes.iter_mut().filter_map(|a| a.body.as_mut());
+    let answers = answers.into_iter().flatten().chain(errors).chain(successes);
     op.input.iter_mut().map(|v| (Side::Request, v)).chain(answers.map(|v| (Side::Answer, v)))
 }
 

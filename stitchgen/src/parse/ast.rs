@@ -385,8 +385,18 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// The error answers documented with a body of their own (`http.errors`), by status text.
-    pub fn error_answers(&self) -> impl Iterator<Item = (&Sp<String>, &Sp<ErrorAnswer>)> {
+    pub fn error_answers(&self) -> impl Iterator<Item = (&Sp<String>, &Sp<StatusAnswer>)> {
         self.http.iter().flat_map(|h| h.value.errors.iter()).flat_map(|e| e.value.iter())
+    }
+
+    /// The success answers documented beside the main one (`http.successes`), by status text.
+    pub fn success_answers(&self) -> impl Iterator<Item = (&Sp<String>, &Sp<StatusAnswer>)> {
+        self.http.iter().flat_map(|h| h.value.successes.iter()).flat_map(|e| e.value.iter())
+    }
+
+    /// Every answer documented at a status of its own: error answers, then other successes.
+    pub fn status_answers(&self) -> impl Iterator<Item = (&Sp<String>, &Sp<StatusAnswer>)> {
+        self.error_answers().chain(self.success_answers())
     }
 }
 
@@ -549,14 +559,18 @@ pub struct HttpGroup {
     pub headers: Option<Sp<Entries<Sp<ResponseHeader>>>>,
     /// Error answers with a body of their own, by status (400–599): what the API documents
     /// beyond the registry's envelope.
-    pub errors: Option<Sp<Entries<Sp<ErrorAnswer>>>>,
+    pub errors: Option<Sp<Entries<Sp<StatusAnswer>>>>,
+    /// Success answers beside the main one (`status` with `output`), by status (2xx): the
+    /// handler answers which one; tool surfaces answer the body.
+    pub successes: Option<Sp<Entries<Sp<StatusAnswer>>>>,
 }
 
-/// An error answer an endpoint documents with its own body (`http.errors`): HTTP sends the body
-/// as declared; tool surfaces get the registry's envelope with the body in `details`.
+/// An answer an endpoint documents at a status of its own, with its body: an error answer
+/// (`http.errors`; HTTP sends the body as declared, tool surfaces get the registry's envelope
+/// with the body in `details`) or a success beside the main one (`http.successes`).
 #[derive(Clone, Debug, JsonSchema)]
 #[schemars(deny_unknown_fields)]
-pub struct ErrorAnswer {
+pub struct StatusAnswer {
     /// What the answer means.
     pub desc: Option<Sp<String>>,
     /// The body's schema; absent: the answer has no body.

@@ -496,12 +496,13 @@ structs! {
         status: f.opt("status", d),
         headers: f.opt("headers", d),
         errors: f.opt("errors", d),
+        successes: f.opt("successes", d),
     };
     Limits, "`limits`", |f, d| Limits { max_body_bytes: f.opt("maxBodyBytes", d), max_answer_bytes: f.opt("maxAnswerBytes", d) };
     ResponseMeta, "`responseMeta`", |f, d| ResponseMeta { status: f.req("status", d), headers: f.opt("headers", d) };
     ParamIn, "a `paramsIn` entry", |f, d| ParamIn { location: f.req("in", d), name: f.opt("name", d), style: f.opt("style", d) };
     ResponseHeader, "a response header", |f, d| ResponseHeader { desc: f.opt("desc", d), required: f.opt("required", d) };
-    ErrorAnswer, "an error answer", |f, d| ErrorAnswer { desc: f.opt("desc", d), body: f.opt("body", d) };
+    StatusAnswer, "an answer at a status", |f, d| StatusAnswer { desc: f.opt("desc", d), body: f.opt("body", d) };
     Stream, "`stream`", |f, d| Stream {
         item: f.req("item", d),
         format: f.opt("format", d),

@@ -441,7 +441,7 @@ fn def_name(v: &Value) -> Option<&str> {
 /// spelled out (a type kept in `$defs` once) times the size of its own body; the answer's
 /// types count only where the definition states the answer.
 fn contributors(op: &Operation, svc: &Service, memo: &Memo, answer: bool) -> Vec<Contributor> {
-    let answer = op.view.as_ref().and_then(|v| v.output.as_ref()).or(op.output.as_ref()).filter(|_| answer);
+    let answer = op.tool_answer().filter(|_| answer);
     let mut known = memo.reach.borrow_mut();
     let mut reach = Reach { svc, memo: &mut known };
     let mut uses: BTreeMap<String, u64> = BTreeMap::new();
@@ -456,7 +456,7 @@ fn contributors(op: &Operation, svc: &Service, memo: &Memo, answer: bool) -> Vec
             *e = e.saturating_add(*n);
         }
     };
-    for root in [&op.params, &op.input].into_iter().flatten().chain(answer) {
+    for root in [&op.params, &op.input].into_iter().flatten().chain(answer.as_deref()) {
         count(&reach.from(root), &mut uses, &mut shared);
     }
     while let Some(name) = shared.pop() {

@@ -56,17 +56,8 @@ pub fn operation(op: &Operation, svc: &Service) -> rt::OperationDef {
         wrap: op.wrap.map(crate::schema::Wrap::key),
         http_kind: http_kind(op, svc),
         errors: texts(op.errors.iter()),
-        error_answers: Vec::leak(
-            op.http
-                .iter()
-                .flat_map(|h| &h.error_answers)
-                .map(|a| rt::ErrorAnswerDef {
-                    status: a.status,
-                    description: a.desc.as_deref().map(text),
-                    schema: schema(a.body.as_ref()),
-                })
-                .collect(),
-        ),
+        error_answers: answers(op.http.iter().flat_map(|h| &h.error_answers), svc),
+        success_answers: answers(&op.successes, svc),
         security: security(op, svc),
         limits: op.http.as_ref().map_or(rt::LimitsDef::NONE, |h| rt::LimitsDef {
             max_body_bytes: h.limits.max_body_bytes,
@@ -86,6 +77,19 @@ pub fn operation(op: &Operation, svc: &Service) -> rt::OperationDef {
                 .collect(),
         ),
     }
+}
+
+/// Answers documented at statuses of their own, as the runtime reads them.
+fn answers<'a>(
+    answers: impl IntoIterator<Item = &'a crate::model::StatusAnswer>,
+    svc: &Service,
+) -> &'static [rt::AnswerDef] {
+    let each = answers.into_iter().map(|a| rt::AnswerDef {
+        status: a.status,
+        description: a.desc.as_deref().map(text),
+        schema: a.body.as_ref().map(|s| schema_text(s, svc)),
+    });
+    Vec::leak(each.collect())
 }
 
 /// `text` for as long as the process runs.

@@ -316,12 +316,8 @@ impl Sized {
 pub(super) fn build(op: &Operation, svc: &Service, shows: Shows, memo: &Memo, bodies: Bodies) -> Option<Sized> {
     let style = shows.style;
     let name = op.tool_name.clone()?;
-    let view_output = op.view.as_ref().and_then(|v| v.output.as_ref());
     let (input, input_extra) = tool_input_with(op, svc, style, Some(memo), bodies);
-    let output = view_output
-        .or(op.output.as_ref())
-        .filter(|_| shows.answer)
-        .map(|o| schema_with(o, svc, style, Some(memo), bodies));
+    let output = op.tool_answer().filter(|_| shows.answer).map(|o| schema_with(&o, svc, style, Some(memo), bodies));
     let output_extra = output.as_ref().map_or(0, |(_, n)| *n);
     let tool = Tool {
         name,

@@ -40,6 +40,7 @@ stitchgen_runtime::include_contract!("same_module_2");
 stitchgen_runtime::include_contract!("same_rust_name");
 stitchgen_runtime::include_contract!("sampling");
 stitchgen_runtime::include_contract!("scalar_union");
+stitchgen_runtime::include_contract!("several_successes");
 stitchgen_runtime::include_contract!("shapes");
 stitchgen_runtime::include_contract!("tickets");
 stitchgen_runtime::include_contract!("title_names_type");

@@ -162,6 +162,7 @@ fn method(o: &Op<'_>) -> Option<TokenStream> {
         None => (quote!(), none),
     };
     let read = reader(o);
+    let pick = pick(o);
     let ret = o.returns();
     let d = doc(&op.desc);
     Some(quote! {
@@ -171,9 +172,39 @@ fn method(o: &Op<'_>) -> Option<TokenStream> {
                 op: &#m::OPERATION, types: TYPES, params: #params, input: #input, raw_body: #raw, upload: #upload,
                 headers: ::std::vec::Vec::new(),
             };
-            ::stitchgen_runtime::client::#read(self.0.call(request).await?)
+            ::stitchgen_runtime::client::#read(self.0.call(request).await? #pick)
         }
     })
+}
+
+/// Where the handler chooses among several successes, the closure that reads the body of the
+/// status answered into its variant: `, |status, value| match status { … }`.
+fn pick(o: &Op<'_>) -> Option<TokenStream> {
+    if o.successes.is_empty() {
+        return None;
+    }
+    let m = &o.ident;
+    let client = quote!(::stitchgen_runtime::client);
+    // The main answer last: whatever status is not another documented one reads as it.
+    let mut successes: Vec<&super::ops::Success> = o.successes.iter().collect();
+    successes.rotate_left(1);
+    let arms = successes.iter().map(|s| {
+        let v = &s.variant;
+        let read = match &s.body {
+            Some(_) => quote!(#client::body(value).map(#m::Answer::#v)),
+            None => quote!(::core::result::Result::Ok(#m::Answer::#v)),
+        };
+        match s.status {
+            Some(status) => quote!(::core::option::Option::Some(#status) => #read,),
+            None => quote!(_ => #read,),
+        }
+    });
+    // Named only where a body is read: generated code compiles under `deny(warnings)`.
+    let value = match o.successes.iter().any(|s| s.body.is_some()) {
+        true => format_ident!("value"),
+        false => format_ident!("_value"),
+    };
+    Some(quote!(, |status, #value| match status { #(#arms)* }))
 }
 
 /// The client method's name of an operation served on HTTP.
@@ -196,6 +227,10 @@ fn reader(o: &Op<'_>) -> proc_macro2::Ident {
         "items"
     } else if k.response_meta {
         "with_meta"
+    } else if !o.successes.is_empty() && o.headed() {
+        "headed_chosen"
+    } else if !o.successes.is_empty() {
+        "chosen"
     } else if o.headed() {
         "headed"
     } else if o.output.is_none() {

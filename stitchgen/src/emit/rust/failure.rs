@@ -23,7 +23,10 @@ pub fn diagnostic(contracts: &[Contract], service: &str, failure: &Untranslatabl
     let (span, what) = match &failure.origin {
         Origin::Type(name) => (type_key(contract, name).unwrap_or(service_span), format!("shared type `{name}`")),
         Origin::Operation { action, role } => {
-            let said = ROLES.iter().find(|(r, _)| r == role).map_or(*role, |(_, said)| *said);
+            let said = ROLES
+                .iter()
+                .find(|(r, _)| r == role)
+                .map_or_else(|| format!("`{role}` answer"), |(_, said)| (*said).to_owned());
             (contract.action_span(action).unwrap_or(service_span), format!("the {said} of `{action}`"))
         }
         Origin::Service => (service_span, format!("the schemas of service `{service}` together")),

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::{Operation, ROLES, Service};
+use crate::model::{Operation, Service};
 
 /// The generated module of `svc`, formatted, with the `@generated` banner.
 ///
@@ -205,18 +205,18 @@ pub(crate) fn schema_name(op: &Operation, role: &str) -> String {
 fn named_schemas(svc: &Service) -> Vec<(String, serde_json::Value)> {
     let mut out = Vec::new();
     for op in &svc.operations {
-        for role in ROLES {
-            if let Some(s) = op.schema(role) {
-                out.push((schema_name(op, role), s.clone()));
-            }
+        for (role, s) in op.roles() {
+            out.push((schema_name(op, &role), s.clone()));
         }
     }
     out
 }
 
 /// The operation and role of the operation schema named `name`.
-fn operation_of<'a>(svc: &'a Service, name: &str) -> Option<(&'a Operation, &'static str)> {
-    svc.operations.iter().find_map(|op| ROLES.into_iter().find(|r| schema_name(op, r) == name).map(|r| (op, r)))
+fn operation_of<'a>(svc: &'a Service, name: &str) -> Option<(&'a Operation, String)> {
+    svc.operations
+        .iter()
+        .find_map(|op| op.roles().into_iter().find(|(r, _)| schema_name(op, r) == name).map(|(r, _)| (op, r)))
 }
 
 /// `#[doc = "…"]` for a contract description.

@@ -25,6 +25,21 @@ pub(super) struct Op<'a> {
     answer: Option<TokenStream>,
     item: Option<TokenStream>,
     pub(super) terminal: Option<TokenStream>,
+    /// The successes the handler chooses among (`http.successes`), the main one first; empty
+    /// where it answers one.
+    pub(super) successes: Vec<Success>,
+}
+
+/// One success an operation's handler may answer.
+pub(super) struct Success {
+    /// Its status on HTTP; `None`: the main answer.
+    pub(super) status: Option<u16>,
+    /// Its variant of the operation's `Answer` enum.
+    pub(super) variant: Ident,
+    /// Its body's type, `None` without a body.
+    pub(super) body: Option<TokenStream>,
+    /// What it means, when documented.
+    desc: Option<String>,
 }
 
 impl<'a> Op<'a> {
@@ -36,6 +51,23 @@ impl<'a> Op<'a> {
         texts: &'a Texts,
     ) -> Self {
         let path = |role: &str| paths.get(&schema_name(op, role)).cloned();
+        let main = (!op.successes.is_empty()).then(|| Success {
+            status: None,
+            variant: format_ident!("{}", crate::naming::status_variant(op.main_status)),
+            // Named from within the operation's module, where the enum is.
+            body: path("Output").map(|_| quote!(Output)),
+            desc: None,
+        });
+        let others = op.successes.iter().map(|a| {
+            let variant = crate::naming::status_variant(a.status);
+            Success {
+                status: Some(a.status),
+                body: a.body.as_ref().and_then(|_| path(&variant)),
+                variant: format_ident!("{variant}"),
+                desc: a.desc.clone(),
+            }
+        });
+        let successes = main.into_iter().chain(others).collect();
         Op {
             index,
             texts,
@@ -48,6 +80,7 @@ impl<'a> Op<'a> {
             answer: path("ToolAnswer"),
             item: path("Item"),
             terminal: path("Terminal"),
+            successes,
         }
     }
 
@@ -141,11 +174,64 @@ impl<'a> Op<'a> {
         })
     }
 
+    /// The `Answer` enum of an operation whose handler chooses among several successes.
+    fn answer_type(&self) -> Option<TokenStream> {
+        if self.successes.is_empty() {
+            return None;
+        }
+        let variants = self.successes.iter().map(|s| {
+            let text = match (s.status, &s.desc) {
+                (None, _) => format!(" The main answer (status {}).", self.op.main_status),
+                (Some(status), Some(desc)) => format!(" Status {status}: {}", desc.trim()),
+                (Some(status), None) => format!(" Status {status}."),
+            };
+            let v = &s.variant;
+            match &s.body {
+                Some(body) => quote!(#[doc = #text] #v(#body),),
+                None => quote!(#[doc = #text] #v,),
+            }
+        });
+        let what = format!(
+            " The successes `{}` answers: the handler chooses one, HTTP sends it at its status, the tool surfaces answer its body.",
+            self.op.action
+        );
+        Some(quote! {
+            #[doc = #what]
+            #[derive(Clone, Debug)]
+            pub enum Answer { #(#variants)* }
+        })
+    }
+
+    /// The dispatch's answer from the handler's `out`, of an operation whose handler chooses
+    /// among several successes: each at its status, the main one at the contract's.
+    fn chosen_answer(&self) -> TokenStream {
+        let m = &self.ident;
+        let private = quote!(::stitchgen_runtime::__private);
+        let arms = self.successes.iter().map(|s| {
+            let v = &s.variant;
+            let (pattern, answer) = match &s.body {
+                Some(_) => (quote!(#m::Answer::#v(body)), quote!(#private::answer(&body))),
+                None => (quote!(#m::Answer::#v), quote!(#private::no_content())),
+            };
+            match s.status {
+                Some(status) => quote!(#pattern => #answer.map(|a| a.with_status(#status)),),
+                None => quote!(#pattern => #answer,),
+            }
+        });
+        quote!(match out { #(#arms)* })
+    }
+
     /// The handler's success type.
     pub(super) fn returns(&self) -> TokenStream {
         let m = &self.ident;
         let k = &self.op.http_kind;
-        let out = if self.output.is_some() { quote!(#m::Output) } else { quote!(()) };
+        let out = if !self.successes.is_empty() {
+            quote!(#m::Answer)
+        } else if self.output.is_some() {
+            quote!(#m::Output)
+        } else {
+            quote!(())
+        };
         if k.raw_response.is_some() {
             quote!(::stitchgen_runtime::RawResponse)
         } else if k.stream.is_some() && self.terminal.is_some() {
@@ -201,7 +287,8 @@ impl<'a> Op<'a> {
             let answer = self.answer.clone().or_else(|| self.output.clone());
             alias("ToolAnswer", &answer, "Answer on the tool surfaces (the view)");
         }
-        let uses_types = items.iter().any(|t| t.to_string().contains("types ::"));
+        let answer = self.answer_type();
+        let uses_types = items.iter().chain(&answer).any(|t| t.to_string().contains("types ::"));
         let import = uses_types.then(|| {
             quote!(
                 use super::types;
@@ -217,6 +304,7 @@ impl<'a> Op<'a> {
             pub mod #m {
                 #import
                 #(#items)*
+                #answer
                 #headers
                 #asks
                 #slice
@@ -340,6 +428,8 @@ impl<'a> Op<'a> {
                     })
                 }),
             )
+        } else if !self.successes.is_empty() {
+            (true, self.chosen_answer())
         } else if self.output.is_none() {
             // No output: the handler returns `()` and HTTP answers 204.
             (false, quote!(#private::no_content()))

@@ -94,16 +94,20 @@ pub(super) fn operation(def: &rt::OperationDef, texts: &Texts) -> TokenStream {
         let errors = def.errors;
         fields.push(quote!(errors: &[#(#errors),*]));
     }
-    if !def.error_answers.is_empty() {
-        let each = def.error_answers.iter().map(|a| {
+    for (field, answers) in [("error_answers", def.error_answers), ("success_answers", def.success_answers)] {
+        if answers.is_empty() {
+            continue;
+        }
+        let each = answers.iter().map(|a| {
             let (status, description) = (a.status, opt_str(a.description));
             let schema = match schema(a.schema) {
                 Some(s) => quote!(::core::option::Option::Some(#s)),
                 None => quote!(::core::option::Option::None),
             };
-            quote!(::stitchgen_runtime::ErrorAnswerDef { status: #status, description: #description, schema: #schema })
+            quote!(::stitchgen_runtime::AnswerDef { status: #status, description: #description, schema: #schema })
         });
-        fields.push(quote!(error_answers: &[#(#each),*]));
+        let field = format_ident!("{field}");
+        fields.push(quote!(#field: &[#(#each),*]));
     }
     if !def.security.is_empty() {
         let alternatives = def.security.iter().map(|a| {

@@ -149,8 +149,9 @@ pub enum Origin {
     Operation {
         /// The action, as written.
         action: String,
-        /// `Params`, `Input`, `Output`, `ToolAnswer`, `Item` or `Terminal`.
-        role: &'static str,
+        /// `Params`, `Input`, `Output`, `ToolAnswer`, `Item`, `Terminal`, or another success's
+        /// status as its answer is named (`Accepted`).
+        role: String,
     },
     /// No one schema fails alone: typify failed on how several combine.
     Service,
