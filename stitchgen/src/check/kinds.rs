@@ -288,14 +288,16 @@ fn response_facts(e: &Endpoint, diags: &mut Diagnostics) {
     status_and_headers(e, "http", Code::InvalidHttpGroup, &h.value.status, &h.value.headers, diags);
     error_statuses(e, diags);
     success_statuses(e, h, diags);
-    // Error answers are documented beside any success; a status, headers or other successes
-    // only beside JSON.
-    if h.value.status.is_none() && h.value.headers.is_none() && h.value.successes.is_none() {
+    // Error answers are documented beside any success; a status or headers only beside JSON;
+    // other successes beside JSON or raw bytes (whose handler sets the status it answers).
+    let (documents_main, successes) =
+        (h.value.status.is_some() || h.value.headers.is_some(), h.value.successes.is_some());
+    if !documents_main && !successes {
         return;
     }
     let other = [
         ("responseMeta", e.response_meta.as_ref().map(|r| r.span)),
-        ("rawResponse", e.raw_response.as_ref().filter(|r| r.value).map(|r| r.span)),
+        ("rawResponse", e.raw_response.as_ref().filter(|r| r.value && documents_main).map(|r| r.span)),
         ("stream", e.stream.as_ref().map(|s| s.span)),
     ];
     for (kind, at) in other.into_iter().filter_map(|(k, at)| Some((k, at?))) {

@@ -241,15 +241,17 @@ fn responses(op: &Operation, svc: &Service, style: Style<'_>) -> Value {
     let (status, success) = success(op, svc, style);
     out.insert(status, success);
     for answer in &op.successes {
-        let description = answer.desc.clone().unwrap_or_else(|| "Success.".into());
-        let value = match &answer.body {
-            Some(body) => json!({
-                "description": description,
-                "content": { "application/json": { "schema": present::schema(body, svc, style) } },
-            }),
-            None => json!({ "description": description }),
-        };
-        out.insert(answer.status.to_string(), value);
+        let mut value = Map::new();
+        value.insert("description".into(), json!(answer.desc.clone().unwrap_or_else(|| "Success.".into())));
+        // A raw answer's handler sets its own headers.
+        if let Some(headers) = op.http.as_ref().filter(|_| op.http_kind.raw_response.is_none()).and_then(headers) {
+            value.insert("headers".into(), headers);
+        }
+        if let Some(body) = &answer.body {
+            let schema = present::schema(body, svc, style);
+            value.insert("content".into(), json!({ "application/json": { "schema": schema } }));
+        }
+        out.insert(answer.status.to_string(), Value::Object(value));
     }
     let mut codes: BTreeMap<u16, Vec<String>> = BTreeMap::new();
     let mut add = |code: &str| {
@@ -341,24 +343,28 @@ fn success(op: &Operation, svc: &Service, style: Style<'_>) -> (String, Value) {
     let status = http.success_status(op.output.is_some());
     let mut r = Map::new();
     r.insert("description".into(), json!(if op.output.is_some() { "The result." } else { "Done; no content." }));
-    if !http.headers.is_empty() {
-        let headers: Map<String, Value> = http
-            .headers
-            .iter()
-            .map(|h| {
-                let mut v = json!({ "required": h.required, "schema": { "type": "string" } });
-                if let Some(d) = &h.desc {
-                    v["description"] = json!(d);
-                }
-                (h.name.clone(), v)
-            })
-            .collect();
-        r.insert("headers".into(), Value::Object(headers));
+    if let Some(headers) = headers(http) {
+        r.insert("headers".into(), headers);
     }
     if let Some(output) = &op.output {
         r.insert("content".into(), json!({ "application/json": { "schema": present::schema(output, svc, style) } }));
     }
     (status.to_string(), Value::Object(r))
+}
+
+/// The documented response headers, which the handler sets on whichever success it answers.
+fn headers(http: &crate::model::Http) -> Option<Value> {
+    if http.headers.is_empty() {
+        return None;
+    }
+    let each = http.headers.iter().map(|h| {
+        let mut v = json!({ "required": h.required, "schema": { "type": "string" } });
+        if let Some(d) = &h.desc {
+            v["description"] = json!(d);
+        }
+        (h.name.clone(), v)
+    });
+    Some(Value::Object(each.collect()))
 }
 
 /// A stream frame in envelope framing: `{"type": "item", "item": …}`, a terminal frame,

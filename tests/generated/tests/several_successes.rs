@@ -6,9 +6,9 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
-use stitchgen_generated_tests::several_successes::{self, cancel_job, submit_job, types};
+use stitchgen_generated_tests::several_successes::{self, cancel_job, job_log, submit_job, types};
 use stitchgen_runtime::client::{ClientError, HttpClient};
-use stitchgen_runtime::{AppError, Ctx, Surface};
+use stitchgen_runtime::{AppError, Ctx, Headed, RawResponse, Surface};
 use tower::ServiceExt;
 
 /// Answers as the key asks.
@@ -20,11 +20,18 @@ fn job(id: &str) -> types::Job {
 }
 
 impl several_successes::Handler for Jobs {
-    async fn submit_job(&self, _: &Ctx, input: submit_job::Input) -> Result<submit_job::Answer, AppError> {
+    async fn submit_job(
+        &self,
+        _: &Ctx,
+        input: submit_job::Input,
+    ) -> Result<Headed<submit_job::Answer, submit_job::Headers>, AppError> {
         Ok(match input.key.as_str() {
-            "seen" => submit_job::Answer::Ok(job("j0")),
-            "busy" => submit_job::Answer::Accepted(types::SubmitJobAccepted { ticket: "t1".into() }),
-            _ => submit_job::Answer::Created(job("j1")),
+            "seen" => Headed::body(submit_job::Answer::Ok(job("j0"))),
+            "busy" => Headed::new(
+                submit_job::Answer::Accepted(types::SubmitJobAccepted { ticket: "t1".into() }),
+                submit_job::Headers { location: Some("/tickets/t1".into()) },
+            ),
+            _ => Headed::body(submit_job::Answer::Created(job("j1"))),
         })
     }
 
@@ -32,6 +39,13 @@ impl several_successes::Handler for Jobs {
         Ok(match params.id.as_str() {
             "running" => cancel_job::Answer::Accepted,
             _ => cancel_job::Answer::NoContent,
+        })
+    }
+
+    async fn job_log(&self, _: &Ctx, params: job_log::Params) -> Result<RawResponse, AppError> {
+        Ok(match params.id.as_str() {
+            "running" => RawResponse { status: 202, ..RawResponse::ok(Vec::new()) },
+            _ => RawResponse::ok("done\n"),
         })
     }
 }
@@ -62,6 +76,10 @@ async fn http_sends_each_answer_at_its_status() {
     assert_eq!(send(router(), submit("busy")).await, (StatusCode::ACCEPTED, json!({"ticket": "t1"})));
     assert_eq!(send(router(), cancel("idle")).await, (StatusCode::NO_CONTENT, Value::Null));
     assert_eq!(send(router(), cancel("running")).await, (StatusCode::ACCEPTED, Value::Null));
+    // A raw answer at the status its handler set.
+    let log = |id: &str| Request::get(format!("/several_successes/jobs/{id}/log")).body(Body::empty()).unwrap();
+    assert_eq!(send(router(), log("running")).await.0, StatusCode::ACCEPTED);
+    assert_eq!(send(router(), log("done")).await.0, StatusCode::OK);
 }
 
 #[tokio::test]
@@ -86,14 +104,17 @@ async fn the_typed_client_reads_each_answer_back_and_a_remote_keeps_its_status()
     let client = several_successes::Client::new(HttpClient::new(base.clone()).validate(true));
     let call = |key: &str| submit_job::Input { key: key.into() };
     let created = client.submit_job(&call("new")).await.unwrap();
-    assert!(matches!(&created, submit_job::Answer::Created(j) if j.id == "j1"), "{created:?}");
+    assert!(matches!(&created.body, submit_job::Answer::Created(j) if j.id == "j1"), "{created:?}");
     let seen = client.submit_job(&call("seen")).await.unwrap();
-    assert!(matches!(&seen, submit_job::Answer::Ok(j) if j.id == "j0"), "{seen:?}");
+    assert!(matches!(&seen.body, submit_job::Answer::Ok(j) if j.id == "j0"), "{seen:?}");
     let busy = client.submit_job(&call("busy")).await.unwrap();
-    assert!(matches!(&busy, submit_job::Answer::Accepted(t) if t.ticket == "t1"), "{busy:?}");
+    assert!(matches!(&busy.body, submit_job::Answer::Accepted(t) if t.ticket == "t1"), "{busy:?}");
+    assert_eq!(busy.headers.location.as_deref(), Some("/tickets/t1"));
     let params = |id: &str| cancel_job::Params { id: id.into() };
     assert!(matches!(client.cancel_job(&params("idle")).await, Ok(cancel_job::Answer::NoContent)));
     assert!(matches!(client.cancel_job(&params("running")).await, Ok(cancel_job::Answer::Accepted)));
+    let log = client.job_log(&job_log::Params { id: "running".into() }).await.unwrap();
+    assert_eq!((log.status, log.body.len()), (202, 0));
     // Served through the client as a remote handler: the origin's status, the origin's body.
     let remote = || stitchgen_runtime::axum::router(several_successes::remote(HttpClient::new(base.clone())));
     assert_eq!(send(remote(), submit("busy")).await, (StatusCode::ACCEPTED, json!({"ticket": "t1"})));

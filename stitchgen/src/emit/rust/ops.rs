@@ -51,14 +51,16 @@ impl<'a> Op<'a> {
         texts: &'a Texts,
     ) -> Self {
         let path = |role: &str| paths.get(&schema_name(op, role)).cloned();
-        let main = (!op.successes.is_empty()).then(|| Success {
+        // A raw response's handler sets the status itself, in its `RawResponse`.
+        let chooses = !op.successes.is_empty() && op.http_kind.raw_response.is_none();
+        let main = chooses.then(|| Success {
             status: None,
             variant: format_ident!("{}", crate::naming::status_variant(op.main_status)),
             // Named from within the operation's module, where the enum is.
             body: path("Output").map(|_| quote!(Output)),
             desc: None,
         });
-        let others = op.successes.iter().map(|a| {
+        let others = op.successes.iter().filter(|_| chooses).map(|a| {
             let variant = crate::naming::status_variant(a.status);
             Success {
                 status: Some(a.status),

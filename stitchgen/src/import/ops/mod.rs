@@ -400,15 +400,9 @@ impl<'d, 's> Endpoints<'d, 's> {
             }
         }
         success.sort_by_key(|(code, _, _)| *code);
-        if success.len() > 1 {
-            lowered.warn(
-                op.span,
-                &at,
-                format!("several success responses; the lowest, {}, is the answer", success[0].0),
-            );
-        }
         if let Some((code, loc, r)) = success.first() {
             self.success(op, *code, loc, r, e, lowered);
+            self.other_successes(op, &success[1..], e, lowered);
         } else if let Some(r) = op.node.get("responses").and_then(|rs| rs.get("default")) {
             let loc = Loc { doc: op.loc.doc, pointer: format!("{at}/default") };
             let (loc, r) = self.docs.deref(loc, r);
@@ -424,6 +418,68 @@ impl<'d, 's> Endpoints<'d, 's> {
                 http.insert("errors".into(), J::Object(answers));
             }
         }
+    }
+
+    /// The successes beside the lowest, the main answer → `http.successes`, each with its JSON
+    /// body. Beside a streamed main answer they are not read.
+    fn other_successes(
+        &mut self,
+        op: &Op<'_>,
+        others: &[(u16, Loc, &Node)],
+        e: &mut Map<String, J>,
+        lowered: &mut Lowerings,
+    ) {
+        let Some((code, _, _)) = others.first() else { return };
+        if e.contains_key("stream") {
+            let at = format!("{}/responses", op.loc.pointer);
+            let why = format!("several success responses; the lowest is the answer, streamed, and {code} is not read");
+            return lowered.warn(op.span, &at, why);
+        }
+        // A raw answer's handler sets its headers itself.
+        let raw = e.contains_key("rawResponse");
+        let (mut successes, mut headers) = (Map::new(), Vec::new());
+        for (code, loc, r) in others {
+            successes.insert(code.to_string(), self.other_success(op, *code, loc, r, lowered));
+            headers.push(self.headers(loc, r, lowered));
+        }
+        let http = e.entry("http").or_insert_with(|| J::Object(Map::new()));
+        if let Some(http) = http.as_object_mut() {
+            http.insert("successes".into(), J::Object(successes));
+            if !raw {
+                merge_headers(http, &headers);
+            }
+        }
+    }
+
+    /// A success beside the main answer → `{desc, body}`, the body where it is JSON.
+    fn other_success(&mut self, op: &Op<'_>, code: u16, loc: &Loc, r: &Node, lowered: &mut Lowerings) -> J {
+        let content = r.get("content").and_then(Node::as_map).unwrap_or_default();
+        let mut answer = Map::new();
+        if let Some(d) = description(r) {
+            answer.insert("desc".into(), J::String(d));
+        }
+        match content.iter().find(|(k, _)| k.as_str().map(kinds::media) == Some(Media::Json)) {
+            Some(_) if matches!(code, 204 | 205) => {
+                lowered.warn(r.span, &loc.pointer, format!("a {code} response has no body; its schema is dropped"));
+            }
+            Some((media, m)) => {
+                not_read_beside_json(content, loc, lowered);
+                let src = format!("{}/content/{}/schema", loc.pointer, escape(media.as_str().unwrap_or_default()));
+                let place = At { doc: loc.doc, src, out: format!("{}/http/successes/{code}/body", op.out) };
+                let body = m.get("schema").map_or_else(|| json!({}), |s| self.schemas.schema(s, &place, lowered));
+                answer.insert("body".into(), body);
+            }
+            None => {
+                if let Some((media, _)) = content.first() {
+                    let (span, media) = (media.span, media.as_str().unwrap_or_default());
+                    let why = format!(
+                        "the `{media}` body of the {code} answer is not read: beside the main answer, a body is JSON"
+                    );
+                    lowered.warn(span, &loc.pointer, why);
+                }
+            }
+        }
+        J::Object(answer)
     }
 
     /// An error response with a JSON body → an error answer with that body (`http.errors`).
@@ -549,6 +605,37 @@ fn http_group(code: u16, has_output: bool, headers: Map<String, J>, e: &mut Map<
     }
     if !http.is_empty() {
         e.insert("http".into(), J::Object(http));
+    }
+}
+
+/// `http.headers` are set on whichever success the handler answers: the main answer's, and those
+/// of the other successes (`others`), each once (names compared without case). A header is
+/// required only where every success documents it as required.
+fn merge_headers(http: &mut Map<String, J>, others: &[Map<String, J>]) {
+    let mut all = match http.remove("headers") {
+        Some(J::Object(main)) => main,
+        _ => Map::new(),
+    };
+    let has = |m: &Map<String, J>, name: &str| m.keys().any(|k| k.eq_ignore_ascii_case(name));
+    let required = |m: &Map<String, J>, name: &str| {
+        m.iter().any(|(k, h)| k.eq_ignore_ascii_case(name) && h.get("required") == Some(&J::Bool(true)))
+    };
+    for (name, h) in all.iter_mut() {
+        if !others.iter().all(|o| required(o, name))
+            && let Some(h) = h.as_object_mut()
+        {
+            h.remove("required");
+        }
+    }
+    for (name, h) in others.iter().flatten() {
+        if !has(&all, name) {
+            let mut h = h.clone();
+            h.as_object_mut().map(|m| m.remove("required"));
+            all.insert(name.clone(), h);
+        }
+    }
+    if !all.is_empty() {
+        http.insert("headers".into(), J::Object(all));
     }
 }
 
