@@ -163,6 +163,7 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
             c.schema(Some(&a.item), Some(&b.item), "stream.item", Dir::Output, out);
             c.schema(a.terminal.as_ref(), b.terminal.as_ref(), "stream.terminal", Dir::Output, out);
         }
+        successes(o, n, &c, out);
     }
     for (_, n) in new.on_http() {
         if old.find(n).filter(|(_, o)| o.http.is_some()).is_none() {
@@ -173,6 +174,23 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
                 format!("{} {}", method(n), path(n)),
             );
         }
+    }
+}
+
+/// The successes documented beside the main answer (`http.successes`): one that appears is an
+/// answer an older client reads as the main one; the body of one kept is compared as an output.
+fn successes(o: &Operation, n: &Operation, c: &Cmp<'_>, out: &mut Out) {
+    fn find(op: &Operation, status: u16) -> Option<&crate::model::StatusAnswer> {
+        op.successes.iter().find(|a| a.status == status)
+    }
+    for a in &o.successes {
+        match find(n, a.status) {
+            Some(b) => c.schema(a.body.as_ref(), b.body.as_ref(), &format!("{} answer", a.status), Dir::Output, out),
+            None => out.push(Consumer::Http, c.subject, "success-answer-removed", format!("status {}", a.status)),
+        }
+    }
+    for b in n.successes.iter().filter(|b| find(o, b.status).is_none()) {
+        out.push(Consumer::Http, c.subject, "success-answer-added", format!("status {}", b.status));
     }
 }
 

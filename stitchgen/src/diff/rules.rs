@@ -75,6 +75,8 @@ rules! {
     "request-body-made-optional", Some(Info), None, "a request body may now be absent (`inputOptional`)";
     "response-media-type-changed", Some(Breaking), None, "the media type of the success answer changed (JSON, raw bytes or a stream)";
     "success-status-changed", Some(Breaking), None, "the status of a successful answer changed";
+    "success-answer-added", Some(Breaking), None, "a success documented beside the main answer (`http.successes`) is new: a client reads it as the main answer";
+    "success-answer-removed", Some(Info), None, "a success documented beside the main answer is gone: it is no longer answered";
     "response-header-removed", Some(Breaking), None, "a documented response header is gone";
     "response-header-made-optional", Some(Breaking), None, "a required response header became optional";
     "response-header-added", Some(Info), None, "a new documented response header";

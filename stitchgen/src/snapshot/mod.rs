@@ -125,6 +125,19 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
                     h.headers.iter().map(|h| json!({ "name": h.name, "required": h.required, "description": h.desc }));
                 row["headers"] = Value::Array(headers.collect());
             }
+            // The answers documented at statuses of their own, each body as a digest.
+            let answers = |list: &[crate::model::StatusAnswer]| {
+                let each = list
+                    .iter()
+                    .map(|a| json!({ "status": a.status, "body": schema_digest(a.body.as_ref(), svc, memo) }));
+                Value::Array(each.collect())
+            };
+            if !op.successes.is_empty() {
+                row["successes"] = answers(&op.successes);
+            }
+            if !h.error_answers.is_empty() {
+                row["errorAnswers"] = answers(&h.error_answers);
+            }
             if !h.params_in.is_empty() {
                 let placed = h.params_in.iter().map(|p| {
                     let mut row = json!({ "key": p.key, "in": p.location_str(), "name": p.name });
