@@ -183,8 +183,10 @@ const ANSWER_LOWERINGS: [(&str, &str); 4] = [
 /// Every documented error response is kept since 2026-12-06 (`http.errors`; 673 were dropped
 /// before, Mastodon's 630 among them). Every documented success is kept since 2026-12-06
 /// (`http.successes`; 113 operations kept only the lowest before, Kubernetes' 87 among them),
-/// the column counting a success left unread (beside a stream) or its non-JSON body. The
-/// discriminator column is what is left to declare.
+/// the column counting a success left unread (beside a stream) or its non-JSON body. A
+/// discriminator whose unnamed branches each pin the property to values of their own loses
+/// nothing and is not counted since 2026-12-06 (Together's 4); DigitalOcean's 3 are on schemas
+/// that others extend (`allOf`), with no union beside them.
 const ANSWER_LOWERED: &[(&str, [usize; 4])] = &[
     ("box", [0, 0, 0, 0]),
     ("digitalocean", [0, 0, 0, 3]),
@@ -194,7 +196,7 @@ const ANSWER_LOWERED: &[(&str, [usize; 4])] = &[
     ("mastodon", [0, 0, 0, 0]),
     ("ollama", [0, 0, 0, 0]),
     ("petstore", [0, 0, 0, 0]),
-    ("together", [0, 0, 0, 4]),
+    ("together", [0, 0, 0, 0]),
     ("twilio", [0, 0, 0, 0]),
 ];
 

@@ -276,7 +276,8 @@ impl<'d> Schemas<'d> {
     /// A `discriminator` beside `oneOf`/`anyOf` (`key`, written `branches`): each branch that
     /// refers to a schema a `mapping` entry names gets that value as a `const` of the property
     /// (`allOf` beside the reference), so that branches are disjoint and the union decidable. A
-    /// branch written inline, or that no mapping names, is left as it is, with a warning.
+    /// branch written inline, or that no mapping names, is left as it is: with a warning, unless
+    /// each such branch pins the property to values no other branch has ([`Self::pinned`]).
     fn discriminate(
         &mut self,
         out: &mut Map<String, J>,
@@ -307,6 +308,7 @@ impl<'d> Schemas<'d> {
             })
             .collect();
         let Some(J::Array(converted)) = out.get_mut(key) else { return };
+        let written = branches.as_seq().unwrap_or_default();
         let mut unread = Vec::new();
         for (i, (branch, written)) in converted.iter_mut().zip(branches.as_seq().unwrap_or_default()).enumerate() {
             let target = super::load::bare_ref(written).and_then(|r| self.docs.follow(doc, r));
@@ -328,6 +330,17 @@ impl<'d> Schemas<'d> {
             let tag = json!({ "required": [property], "properties": { property: value } });
             *branch = json!({ "allOf": [branch.take(), tag] });
         }
+        // Branches that pin the property to values of their own, none shared: told apart as the
+        // discriminator would tell them, so nothing is lost.
+        let pins: Option<Vec<Vec<J>>> =
+            unread.iter().map(|i| self.pinned(doc, &written[i.parse::<usize>().ok()?], property, 0)).collect();
+        let disjoint = pins.is_some_and(|pins| {
+            let all: Vec<&J> = pins.iter().flatten().collect();
+            all.iter().enumerate().all(|(i, v)| !all[..i].contains(v))
+        });
+        if unread.is_empty() || disjoint {
+            return;
+        }
         if unread.len() == converted.len() {
             let why = "`discriminator` whose `mapping` names no branch, dropped: the branches are told apart by their own schemas";
             lowered.warn(span, &here.src, why.into());
@@ -338,6 +351,28 @@ impl<'d> Schemas<'d> {
             );
             lowered.warn(span, &here.src, why);
         }
+    }
+
+    /// The values branch `node` (written in document `doc`) allows its discriminating
+    /// `property`: the `const` or `enum` of its own `properties`, or of an `allOf` member's,
+    /// references followed. `None`: any value, as far as its schema says.
+    fn pinned(&self, doc: usize, node: &Node, property: &str, depth: usize) -> Option<Vec<J>> {
+        if depth > 8 {
+            return None;
+        }
+        let (loc, node) = self.docs.deref(Loc { doc, pointer: String::new() }, node);
+        let own = node.get("properties").and_then(|p| p.get(property)).and_then(|p| {
+            let (_, p) = self.docs.deref(loc.clone(), p);
+            match (p.get("const"), p.get("enum").and_then(Node::as_seq)) {
+                (Some(c), _) => Some(vec![c.to_json()]),
+                (None, Some(values)) => Some(values.iter().map(Node::to_json).collect()),
+                (None, None) => None,
+            }
+        });
+        own.or_else(|| {
+            let members = node.get("allOf").and_then(Node::as_seq).unwrap_or_default();
+            members.iter().find_map(|m| self.pinned(loc.doc, m, property, depth + 1))
+        })
     }
 
     /// The type name for a reference target: a schema under `components/schemas` keeps its
