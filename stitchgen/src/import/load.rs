@@ -253,6 +253,35 @@ impl Docs {
         Some(at)
     }
 
+    /// Whether the schema at `target` is a definition of its own (`components/schemas/NAME`,
+    /// `definitions/NAME`, `$defs/NAME`, or a top-level entry of a file of schemas) whose every
+    /// reference, in every file read, is a member of an `allOf`: the schema is only ever
+    /// extended, never a value of its own, where a `discriminator` on it would choose among the
+    /// schemas that extend it. A schema written inline is a value where it is written.
+    pub(super) fn only_extended(&self, target: &Loc) -> bool {
+        let segments: Vec<&str> = target.pointer.split('/').skip(1).collect();
+        let defined = matches!(segments.as_slice(), ["components", "schemas", _] | ["definitions" | "$defs", _])
+            || (target.doc > 0 && segments.len() == 1);
+        defined && self.docs.iter().enumerate().all(|(doc, d)| self.extended_in(doc, &d.root, target, false))
+    }
+
+    fn extended_in(&self, doc: usize, node: &Node, target: &Loc, member: bool) -> bool {
+        match &node.value {
+            Value::Map(entries) => {
+                let refers = node.get("$ref").and_then(Node::as_str).and_then(|r| self.follow(doc, r));
+                if !member && refers.as_ref() == Some(target) {
+                    return false;
+                }
+                entries.iter().all(|(k, v)| match (&v.value, k.as_str() == Some("allOf")) {
+                    (Value::Seq(members), true) => members.iter().all(|m| self.extended_in(doc, m, target, true)),
+                    _ => self.extended_in(doc, v, target, false),
+                })
+            }
+            Value::Seq(items) => items.iter().all(|n| self.extended_in(doc, n, target, false)),
+            _ => true,
+        }
+    }
+
     /// Follows bare `$ref`s (a mapping whose only meaningful key is `$ref`) from `node` in
     /// `loc`'s document to what they name: for parameters, responses, bodies and headers.
     pub(super) fn deref<'a>(&'a self, mut loc: Loc, mut node: &'a Node) -> (Loc, &'a Node) {

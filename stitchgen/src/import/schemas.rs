@@ -267,6 +267,8 @@ impl<'d> Schemas<'d> {
                 Some((key, (_, branches))) => {
                     self.discriminate(&mut out, key, branches, v, (k.span, &here, at.doc), lowered)
                 }
+                // On a schema that others only extend (`allOf`), it chooses nothing: no loss.
+                None if self.docs.only_extended(&Loc { doc: at.doc, pointer: at.src.clone() }) => {}
                 None => lowered.warn(k.span, &here.src, dropped_keyword("discriminator")),
             }
         }
