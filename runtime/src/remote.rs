@@ -71,19 +71,24 @@ impl<T: Transport + 'static> Dispatch for Forwarding<T> {
                 headers: Vec::new(),
             };
             let answer = Forward::new(&self.transport, ctx).call(request).await?;
-            read(def, answer.value, answer.payload).map_err(Into::into)
+            read(def, answer).map_err(Into::into)
         })
     }
 }
 
 /// The origin's answer as the runner's, by what the operation declares: a raw response or a
-/// stream as it came, the documented headers when every required one is there, and no value for
-/// an operation without output.
-fn read(def: &OperationDef, value: Value, payload: Option<HttpPayload>) -> Result<Answer, ClientError> {
+/// stream as it came, the documented headers when every required one is there, a success
+/// documented beside the main one at its status, and no value for an answer without a body.
+fn read(def: &OperationDef, answer: crate::HttpAnswer) -> Result<Answer, ClientError> {
     let kind = &def.http_kind;
-    let value =
-        if def.output_schema.is_some() && !kind.raw_response && kind.stream.is_none() { value } else { Value::Null };
-    let answer = Answer::new(value);
+    let other = answer.status.and_then(|s| def.success_answer(s));
+    let has_body = other.map_or(def.output_schema.is_some(), |a| a.schema.is_some());
+    let value = if has_body && !kind.raw_response && kind.stream.is_none() { answer.value } else { Value::Null };
+    let payload = answer.payload;
+    let answer = match other {
+        Some(a) => Answer::new(value).with_status(a.status),
+        None => Answer::new(value),
+    };
     Ok(match payload {
         Some(HttpPayload::Headers(pairs)) => {
             if let Some(missing) =
@@ -198,6 +203,39 @@ mod tests {
                 ("drop", Value::Null, Value::Null),
             ]
         );
+    }
+
+    /// A create that answers 201 with a thing, or 202 with a ticket.
+    static CREATE: OperationDef = OperationDef {
+        action: "create",
+        method: Some("POST"),
+        path: Some("/things"),
+        tool_name: Some("create_thing"),
+        output_schema: Some(r#"{"$ref":"urn:stitchgen:types#/$defs/Thing"}"#),
+        success_answers: &[crate::AnswerDef {
+            status: 202,
+            description: None,
+            schema: Some(r#"{"type":"object","required":["ticket"],"properties":{"ticket":{"type":"string"}}}"#),
+        }],
+        ..GET_LIKE
+    };
+    static CREATES: &[&OperationDef] = &[&CREATE];
+
+    #[tokio::test]
+    async fn an_origins_other_success_keeps_its_status_and_its_schema() {
+        let queued = HttpAnswer { value: json!({"ticket": "t"}), payload: None, status: Some(202) };
+        let main = answer(json!({"id": "a"}), None);
+        let off = HttpAnswer { value: json!({"id": "a"}), payload: None, status: Some(202) };
+        let origin = Origin { answers: Mutex::new(vec![queued, main, off]), sent: Mutex::new(Vec::new()) };
+        let svc = service(TYPES, CREATES, origin);
+        let ctx = Ctx::anonymous();
+        let call = || svc.call_http(0, Default::default(), Default::default(), crate::Call::default(), &ctx);
+        let got = call().await.unwrap();
+        assert_eq!((got.status, got.value), (Some(202), json!({"ticket": "t"})));
+        let got = call().await.unwrap();
+        assert_eq!((got.status, got.value), (None, json!({"id": "a"})));
+        // The main answer's body at 202: off the contract, whatever the main schema says of it.
+        assert_eq!(call().await.unwrap_err().code, "INTERNAL_SERVER_ERROR");
     }
 
     struct Shared(std::sync::Arc<Origin>);
