@@ -45,6 +45,7 @@ mod error;
 pub mod gateway;
 mod hooks;
 mod http;
+mod integer;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 #[cfg(feature = "mcp")]
@@ -72,12 +73,13 @@ pub use http::{
     Frame, Headed, HttpPayload, ItemStream, JsonFrames, RawBody, RawResponse, ResponseHeaders, Upload, UploadedFile,
     WithMeta, json_frames, json_stream,
 };
+pub use integer::Integer;
 pub use runner::{Answer, BoxFuture, Call, Dispatch, HttpAnswer, Presentation, ScopeGate, Service, ToolOutcome};
 pub use validation::json_type;
 
 /// The generator/runtime contract version. Generated modules assert it at compile time, so a
 /// module generated for another runtime is one clear compile error.
-pub const GENERATED_ABI: u32 = 10;
+pub const GENERATED_ABI: u32 = 11;
 
 /// Where a generated module's operation schemas find the service's types: each type's JSON
 /// Schema is written once in the module's types document (`$id` this URI, one `$defs` entry

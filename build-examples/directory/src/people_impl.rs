@@ -162,7 +162,7 @@ impl people::Views for Directory {
             .iter()
             .map(|p| types::Card { id: p.id.clone(), name: p.name.clone(), team: p.team.clone() })
             .collect();
-        types::ListToolAnswer { people, total: full.total as i64 }
+        types::ListToolAnswer { people, total: full.total.into() }
     }
 }
 

@@ -104,7 +104,7 @@ fn schema_with(value: &Value, svc: &Service, style: Style<'_>, memo: Option<&Mem
 }
 
 /// The range of each integer `format` the generated Rust type has (`uint16` is a `u16`).
-const INTEGER_FORMATS: &[(&str, i128, i128)] = &[
+pub(crate) const INTEGER_FORMATS: &[(&str, i128, i128)] = &[
     ("int8", i8::MIN as i128, i8::MAX as i128),
     ("int16", i16::MIN as i128, i16::MAX as i128),
     ("int32", i32::MIN as i128, i32::MAX as i128),

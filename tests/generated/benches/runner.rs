@@ -60,7 +60,7 @@ impl people::Views for Stub {
             name: p.name.to_string(),
             team: p.team.clone(),
         });
-        types::ListToolAnswer { people: people.collect(), total: full.total as i64 }
+        types::ListToolAnswer { people: people.collect(), total: full.total.into() }
     }
 }
 

@@ -46,6 +46,7 @@ stitchgen_runtime::include_contract!("tickets");
 stitchgen_runtime::include_contract!("title_names_type");
 stitchgen_runtime::include_contract!("types_same_rust_name");
 stitchgen_runtime::include_contract!("vault");
+stitchgen_runtime::include_contract!("wide_integers");
 
 /// A sample of random valid contracts (`stitchgen_tests::random`), compiled like the fixtures.
 pub mod random {

@@ -17,7 +17,7 @@ impl bounds::Handler for Spoiler {
             Some("code") => out.code = "abc".into(),
             Some("count") => out.count = 0,
             Some("score") => out.score = 1.0,
-            Some("step") => out.step = 7,
+            Some("step") => out.step = 7.into(),
             Some("tags") => out.tags = Vec::new(),
             _ => {}
         }

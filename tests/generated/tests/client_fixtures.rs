@@ -91,6 +91,7 @@ fn every_fixture() -> Vec<Case> {
         title_names_type,
         types_same_rust_name,
         vault,
+        wide_integers,
     )
 }
 
@@ -474,7 +475,7 @@ fn every_compiled_module_is_the_service_built_in_memory() {
         assert_eq!(memory.types, types, "{name}");
         compared += 1;
     }
-    assert_eq!(compared, 48);
+    assert_eq!(compared, 49);
 }
 
 /// What a model held to OpenAI's strict mode sends for `value`: every key of every object the

@@ -37,7 +37,7 @@ fn integer_formats_shape_the_rust_type() {
         size: Some(u64::MAX),
         ratio: Some(0.5f64),
         weight: Some(0.25f32),
-        created: Some(1_700_000_000),
+        created: Some(1_700_000_000.into()),
         amount: Some("12.50".into()),
         big: Some("9007199254740993".into()),
         parent: None,
@@ -242,7 +242,7 @@ impl default_in_context::Handler for Jobs {
         _ctx: &Ctx,
         input: default_in_context::create::Input,
     ) -> Result<default_in_context::create::Output, AppError> {
-        let retries = input.options.and_then(|o| o.retries).unwrap_or(0);
+        let retries = input.options.and_then(|o| o.retries).unwrap_or_default();
         Ok(default_in_context::create::Output { retries })
     }
 }

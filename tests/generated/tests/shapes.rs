@@ -29,7 +29,7 @@ impl shapes::Handler for Moves {
     async fn turn(&self, _ctx: &Ctx, input: shapes::turn::Input) -> Result<(), AppError> {
         // `turn`'s point has a string `x`: a shape of its own, with a type of its own.
         let types::TurnInputTo { x, z } = input.to;
-        assert_eq!((x.as_str(), z), ("north", 1));
+        assert_eq!((x.as_str(), z.get()), ("north", 1));
         Ok(())
     }
 }
@@ -53,8 +53,14 @@ async fn every_name_of_a_shared_shape_serves() {
 #[test]
 fn names_of_one_shape_are_one_type() {
     let moves: Vec<types::MoveOutput> = vec![
-        types::JumpInput { direction: types::JumpInputDirection::Up, to: types::JumpInputTo { x: 0, z: 0 } },
-        types::MoveInput { direction: types::MoveOutputDirection::Down, to: types::MoveOutputTo { x: 1, z: 1 } },
+        types::JumpInput {
+            direction: types::JumpInputDirection::Up,
+            to: types::JumpInputTo { x: 0.into(), z: 0.into() },
+        },
+        types::MoveInput {
+            direction: types::MoveOutputDirection::Down,
+            to: types::MoveOutputTo { x: 1.into(), z: 1.into() },
+        },
     ];
     assert_eq!(moves.len(), 2);
 }

@@ -77,7 +77,7 @@ fn question(a: &InputAsk, name: &str) -> TokenStream {
 fn field(wire: &str, ident: &str, p: &Value, required: bool) -> TokenStream {
     let ty = match p.get("type").and_then(Value::as_str) {
         Some("boolean") => quote!(bool),
-        Some("integer") => quote!(i64),
+        Some("integer") => quote!(::stitchgen_runtime::Integer),
         Some("number") => quote!(f64),
         Some("array") => quote!(::std::vec::Vec<::std::string::String>),
         _ => quote!(::std::string::String),

@@ -243,9 +243,28 @@ fn quiet_panics() {
     });
 }
 
+/// `type: integer` with no `format` and no `minimum: 0` (which typify makes `u64`), once the
+/// bounds the runner validates are gone ([`super::typify_input`]): typify would make it `i64`,
+/// which refuses what APIs send past it (DigitalOcean's `9223372036854776000`). The runtime's
+/// `Integer` holds any integer JSON carries, inside unions and flattened structs too, where an
+/// `i128` cannot be read (serde buffers values there and has no 128-bit integers). Matched
+/// whatever the schema's description, title or default (typify compares without them).
+fn unbounded_integer() -> schemars08::schema::SchemaObject {
+    schemars08::schema::SchemaObject {
+        instance_type: Some(schemars08::schema::InstanceType::Integer.into()),
+        ..Default::default()
+    }
+}
+
+/// The traits `Integer` implements that typify asks about (to derive them on types holding it).
+fn integer_impls() -> impl Iterator<Item = typify::TypeSpaceImpl> {
+    [typify::TypeSpaceImpl::Display, typify::TypeSpaceImpl::FromStr, typify::TypeSpaceImpl::Default].into_iter()
+}
+
 fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, String> {
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false).with_type_mod("types").with_map_type("::std::collections::BTreeMap");
+    settings.with_conversion(unbounded_integer(), "::stitchgen_runtime::Integer", integer_impls());
     let mut space = TypeSpace::new(&settings);
     let input = super::typify_input::Input::new(&svc.types, &svc.type_idents);
     let rust = |n: &String| svc.type_idents[n].clone();

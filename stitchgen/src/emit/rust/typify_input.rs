@@ -323,7 +323,20 @@ fn validated_only(k: &str) -> bool {
 
 /// Removes the keywords that only bound values ([`validated_only`]). An integer without a `format` that may not be
 /// negative stays unsigned: `minimum: 0` is what makes typify choose `u64`.
+///
+/// On an integer only the width formats the runner bounds (`int8` … `uint64`) shape the type:
+/// any other (`unix-time`, and typify's own `int` and `uint`, which the validator does not bound)
+/// is documentation, so the integer is as wide as one without a format.
 fn plain_bounds(map: &mut Map<String, Value>) {
+    let only_integer = match map.get("type") {
+        Some(Value::Array(ts)) => ts.iter().all(|t| t == "integer" || t == "null"),
+        Some(t) => t == "integer",
+        None => false,
+    };
+    let width = |f: &Value| f.as_str().is_some_and(|f| crate::present::INTEGER_FORMATS.iter().any(|(n, ..)| *n == f));
+    if only_integer && map.get("format").is_some_and(|f| !width(f)) {
+        map.remove("format");
+    }
     let at_least = |k: &str| map.get(k).and_then(Value::as_f64);
     let non_negative = at_least("minimum").or(at_least("exclusiveMinimum")).is_some_and(|m| m >= 0.0)
         && map.get("default").and_then(Value::as_f64).is_none_or(|d| d >= 0.0);
@@ -597,6 +610,16 @@ mod tests {
             json!({"type": "integer", "format": "int32"})
         );
         assert_eq!(schema(json!({"type": "number", "minimum": 0, "maximum": 1})), json!({"type": "number"}));
+        // Only the widths the runner bounds shape an integer; another format is documentation.
+        assert_eq!(schema(json!({"type": "integer", "format": "unix-time"})), json!({"type": "integer"}));
+        assert_eq!(
+            schema(json!({"type": ["integer", "null"], "format": "int", "minimum": 0})),
+            json!({"type": ["integer", "null"], "minimum": 0})
+        );
+        assert_eq!(
+            schema(json!({"type": ["integer", "string"], "format": "x"})),
+            json!({"type": ["integer", "string"], "format": "x"})
+        );
         assert_eq!(
             schema(json!({"type": "array", "minItems": 1, "maxItems": 3, "items": {"type": "string", "maxLength": 2}})),
             json!({"type": "array", "items": {"type": "string"}})

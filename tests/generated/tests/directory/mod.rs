@@ -122,7 +122,7 @@ impl people::Views for Directory {
             .iter()
             .map(|p| types::Card { id: p.id.clone(), name: p.name.to_string(), team: p.team.clone() })
             .collect();
-        types::ListToolAnswer { people, total: full.total as i64 }
+        types::ListToolAnswer { people, total: full.total.into() }
     }
 }
 
