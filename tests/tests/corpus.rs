@@ -211,6 +211,23 @@ fn answer_lowerings(imported: &stitchgen::import::Imported) -> [usize; 4] {
     counts
 }
 
+/// Schemas whose `format: uri` (or `iri`) the document's own examples break as relative
+/// references, read as `uri-reference` since 2026-12-06 (W0900): Twilio's page links and
+/// resource `uri`s, Mastodon's empty preview-card links. Kept as `uri`, the runner refused every
+/// answer like the examples (Prism's answers, and the APIs' own).
+const RELATIVE_URI_FORMATS: &[(&str, usize)] = &[
+    ("box", 0),
+    ("digitalocean", 0),
+    ("discord", 0),
+    ("hetzner", 0),
+    ("kubernetes", 0),
+    ("mastodon", 6),
+    ("ollama", 0),
+    ("petstore", 0),
+    ("together", 0),
+    ("twilio", 149),
+];
+
 /// Documents whose MCP tool list, built in memory for `stitchgen gateway`, is `generate`'s byte
 /// for byte (every one imported with `--expose`).
 static SERVED_IN_MEMORY: AtomicUsize = AtomicUsize::new(0);
@@ -385,6 +402,17 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
                 let want = ANSWER_LOWERED.iter().find(|(doc, _)| name.starts_with(doc)).map(|(_, n)| *n);
                 if want != Some(lowered) {
                     failures.push(format!("{name}: answer lowerings {lowered:?}, {want:?} expected"));
+                }
+                let relative = imported
+                    .diagnostics
+                    .iter()
+                    .filter(|d| {
+                        d.code == diag::Code::ImportLowered && d.message.contains("is a relative reference: read as")
+                    })
+                    .count();
+                let want = RELATIVE_URI_FORMATS.iter().find(|(doc, _)| name.starts_with(doc)).map(|(_, n)| *n);
+                if want != Some(relative) {
+                    failures.push(format!("{name}: {relative} `uri` formats read from examples, {want:?} expected"));
                 }
                 let written = imported.summary.exposed.unwrap_or_default();
                 let want = TOOLS.iter().find(|(doc, _)| name.starts_with(doc)).map(|(_, n)| *n);

@@ -475,6 +475,11 @@ fn is_data_key(key: &str) -> bool {
     matches!(key, "example" | "examples" | "default" | "enum" | "const") || key.starts_with("x-")
 }
 
+/// A JSON pointer token for `s` (RFC 6901).
+pub(super) fn escape(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 //! read (every file its `$ref`s name) → gate → convert (schemas, operations) → write. Every
 //! lowering is a warning at its source; the summary counts what was imported and skipped.
 
+mod examples;
 mod expose;
 mod fit;
 mod load;

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value as J, json};
 
+pub(super) use super::load::escape;
 use super::load::{Docs, Loc};
 use super::{Lowerings, Pending};
 use crate::naming;
@@ -59,13 +60,17 @@ pub(super) struct Schemas<'d> {
     names: BTreeMap<Loc, String>,
     order: Vec<Loc>,
     taken: BTreeSet<String>,
+    /// Schemas whose `format: uri` a documented example breaks as a relative reference.
+    relative: BTreeMap<Loc, String>,
 }
 
 impl<'d> Schemas<'d> {
     /// An empty set of types over `docs`; the entry's `components.schemas` are named first, in
     /// document order, so they keep their names.
     pub(super) fn new(docs: &'d Docs, is_31: bool, lowered: &mut Lowerings) -> Self {
-        let mut s = Schemas { docs, is_31, names: BTreeMap::new(), order: Vec::new(), taken: BTreeSet::new() };
+        let relative = super::examples::relative_references(docs);
+        let mut s =
+            Schemas { docs, is_31, names: BTreeMap::new(), order: Vec::new(), taken: BTreeSet::new(), relative };
         let Some(components) = docs.docs[0].root.get("components").and_then(|c| c.get("schemas")) else { return s };
         let (entries, followed) = docs.named(&Loc { doc: 0, pointer: "/components/schemas".into() }, components);
         lowered.map_refs(followed, "components.schemas");
@@ -144,8 +149,23 @@ impl<'d> Schemas<'d> {
         let inner = if wrapped { At { out: format!("{}/anyOf/0", at.out), ..at.clone() } } else { at.clone() };
         let mut out = self.keywords(entries, &inner, lowered);
         fit_keywords(&mut out, node, &inner, lowered);
+        self.format_of_examples(&mut out, node, &inner, lowered);
         let out = J::Object(out);
         if nullable { with_null(out) } else { out }
+    }
+
+    /// `format: uri` (or `iri`) whose documented example is a relative reference is read as
+    /// `uri-reference`: the API answers such values (the examples are its answers), and kept as
+    /// `uri`, the runner would refuse each one as off the contract.
+    fn format_of_examples(&self, out: &mut Map<String, J>, node: &Node, at: &At, lowered: &mut Lowerings) {
+        let Some(example) = self.relative.get(&Loc { doc: at.doc, pointer: at.src.clone() }) else { return };
+        let Some(J::String(format)) = out.get_mut("format") else { return };
+        let read = format!("{format}-reference");
+        let shown = J::String(example.clone());
+        let why =
+            format!("`format: {format}` whose documented example {shown} is a relative reference: read as `{read}`");
+        *format = read;
+        lowered.warn(node.entry("format").map_or(node.span, |(k, _)| k.span), &format!("{}/format", at.src), why);
     }
 
     /// Each keyword of a schema mapping, converted or dropped with a warning.
@@ -662,11 +682,6 @@ fn dropped_keyword(key: &str) -> String {
         _ => "it is not a JSON Schema keyword the DSL reads",
     };
     format!("`{key}` dropped: {why}")
-}
-
-/// A JSON pointer token for `s` (RFC 6901).
-pub(super) fn escape(s: &str) -> String {
-    s.replace('~', "~0").replace('/', "~1")
 }
 
 /// The text a JSON pointer token stands for.
