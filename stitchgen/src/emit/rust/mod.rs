@@ -100,12 +100,26 @@ fn types_half(svc: &Service, paths: std::sync::mpsc::Sender<Paths>) -> Result<St
     // A send fails only when our half has stopped; its error is the one reported.
     let _ = paths.send(types.as_ref().map(|t| t.paths.clone()).map_err(drop));
     let items = types.and_then(|t| t.items_of(svc, &named)).map_err(Failure::Schema)?;
+    let internal = |e: &str| Failure::Internal(e.to_owned());
+    let empty = print(service_mod(svc, types_mod(TokenStream::new()))).map_err(|e| internal(&e))?;
+    if items.is_empty() {
+        return Ok(empty);
+    }
+    let open = empty.strip_suffix("{}\n}\n").ok_or_else(|| internal("the empty types module prints unlike `{}`"))?;
+    let mut text = format!("{open}{{\n");
+    // Each item printed inside both modules, at its depth, and its tree dropped once printed.
     let mut file: syn::File = syn::parse2(service_mod(svc, types_mod(TokenStream::new())))
-        .map_err(|e| Failure::Internal(format!("the service module does not parse: {e}")))?;
-    let content = types_content(&mut file).ok_or_else(|| Failure::Internal("no types module to fill".into()))?;
-    *content = items;
-    rewrite::finish(&mut file);
-    Ok(prettyplease::unparse(&file))
+        .map_err(|e| internal(&format!("the service module does not parse: {e}")))?;
+    for item in items {
+        *types_content(&mut file).ok_or_else(|| internal("no types module to fill"))? = vec![item];
+        rewrite::finish(&mut file);
+        let printed = prettyplease::unparse(&file);
+        let at = printed.find("\n    pub mod types {\n").ok_or_else(|| internal("an item printed outside `types`"))?;
+        let inner = printed[at..].splitn(3, '\n').nth(2).and_then(|rest| rest.strip_suffix("    }\n}\n"));
+        text.push_str(inner.ok_or_else(|| internal("an item printed outside `types`"))?);
+    }
+    text.push_str("    }\n}\n");
+    Ok(text)
 }
 
 /// The items of `pub mod <service> { pub mod types { … } }`.
@@ -124,28 +138,62 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Ca
     let texts = statics::Texts::default();
     let ops: Vec<ops::Op<'_>> =
         svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &paths, &texts)).collect();
-    let (body, view_bounds) = ops::body(svc, &ops, &texts);
-    let client = client::client(svc, &ops, view_bounds.as_ref());
     let abi = stitchgen_runtime::GENERATED_ABI;
-    let types = types_mod(TokenStream::new());
-    let documents = documents(catalogs);
-    print(service_mod(
-        svc,
-        quote! {
-            const _: () = ::core::assert!(
-                ::stitchgen_runtime::GENERATED_ABI == #abi,
-                "this module was generated for another stitchgen-runtime: regenerate it with the stitchgen release that matches your stitchgen-runtime"
-            );
+    let mut out = Printer::new(svc)?;
+    out.item(quote! {
+        const _: () = ::core::assert!(
+            ::stitchgen_runtime::GENERATED_ABI == #abi,
+            "this module was generated for another stitchgen-runtime: regenerate it with the stitchgen release that matches your stitchgen-runtime"
+        );
+    })?;
+    out.item(types_mod(TokenStream::new()))?;
+    for op in &ops {
+        out.item(op.module())?;
+    }
+    let (body, view_bounds) = ops::body(svc, &ops, &texts);
+    out.item(body)?;
+    out.item(documents(catalogs))?;
+    out.item(client::client(svc, &ops, view_bounds.as_ref()))?;
+    Ok(out.finish())
+}
 
-            #types
+/// The service module printed an item (or a few) at a time: each is printed inside the service
+/// module (so at the depth it has in the file, broken into the same lines) and kept as text, so
+/// that the tokens and syntax tree of one operation are alive at a time, never the whole
+/// module's. The text is the one printing the whole module gives.
+struct Printer {
+    module: proc_macro2::Ident,
+    text: String,
+}
 
-            #body
+impl Printer {
+    /// The service module's doc and opening line.
+    fn new(svc: &Service) -> Result<Printer, String> {
+        let empty = print(service_mod(svc, TokenStream::new()))?;
+        let open = empty.strip_suffix("{}\n").ok_or("the empty service module prints unlike `pub mod x {}`")?;
+        Ok(Printer { module: ident(&svc.module), text: format!("{open}{{\n") })
+    }
 
-            #documents
+    /// Prints `items`, the next items of the service module.
+    fn item(&mut self, items: TokenStream) -> Result<(), String> {
+        if items.is_empty() {
+            return Ok(());
+        }
+        let module = &self.module;
+        let text = print(quote!(pub mod #module { #items }))?;
+        let inner = text
+            .split_once('\n')
+            .and_then(|(_, rest)| rest.strip_suffix("}\n"))
+            .ok_or("an item printed outside its module")?;
+        self.text.push_str(inner);
+        Ok(())
+    }
 
-            #client
-        },
-    ))
+    /// The whole module's text.
+    fn finish(mut self) -> String {
+        self.text.push_str("}\n");
+        self.text
+    }
 }
 
 /// The documents of the module's generation, read from beside it (every generation writes its

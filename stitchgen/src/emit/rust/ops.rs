@@ -268,7 +268,7 @@ impl<'a> Op<'a> {
         a
     }
 
-    fn module(&self) -> TokenStream {
+    pub(super) fn module(&self) -> TokenStream {
         let m = &self.ident;
         let d = doc(&self.op.desc);
         let action = &self.op.action;
@@ -461,10 +461,10 @@ impl<'a> Op<'a> {
     }
 }
 
-/// Everything after `types` but the client: operation modules, traits, dispatch, catalog and
-/// constructor; and the bounds on the views and presenters a service value needs, when any.
+/// Everything after the operation modules but the client (their text constants, traits,
+/// dispatch, catalog and constructor: called once every module is built, as the modules register
+/// the texts); and the bounds on the views and presenters a service value needs, when any.
 pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (TokenStream, Option<TokenStream>) {
-    let modules: Vec<TokenStream> = ops.iter().map(Op::module).collect();
     let constants = texts.constants();
     let handler_methods = ops.iter().map(Op::handler_method);
     let view_methods: Vec<TokenStream> = ops.iter().filter_map(Op::view_method).collect();
@@ -507,8 +507,6 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (TokenStream
     };
     let types = raw_literal(&present::types_document(svc).to_string());
     let body = quote! {
-        #(#modules)*
-
         #constants
 
         /// Every type's JSON Schema, once: what the operations' schemas refer to (as
