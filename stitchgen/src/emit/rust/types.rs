@@ -20,17 +20,21 @@ pub struct Types {
 
 impl Types {
     /// Items of the `types` module, as a syntax tree: the module is printed from it directly,
-    /// never quoted back into tokens and parsed again.
-    pub fn items(&self) -> Result<Vec<syn::Item>, String> {
-        let tokens = guarded(|| Ok(self.space.to_stream()))?;
+    /// never quoted back into tokens and parsed again. The type space is dropped once printed
+    /// into tokens, before they are parsed: it holds a copy of every type's schema, the largest
+    /// value of a generation (369 of 592 MB at 5,000 endpoints, alive beside the tree).
+    pub fn items(self) -> Result<Vec<syn::Item>, String> {
+        let Types { space, fixed, .. } = self;
+        let tokens = guarded(|| Ok(space.to_stream()))?;
+        drop(space);
         let mut file: syn::File = syn::parse2(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
-        file.items = super::share::share(std::mem::take(&mut file.items), &self.fixed);
+        file.items = super::share::share(std::mem::take(&mut file.items), &fixed);
         drop_unused_default_helpers(&mut file.items);
         Ok(file.items)
     }
 
     /// Items of the `types` module, or the schema typify failed to print.
-    pub fn items_of(&self, svc: &Service, named: &[(String, Value)]) -> Result<Vec<syn::Item>, Untranslatable> {
+    pub fn items_of(self, svc: &Service, named: &[(String, Value)]) -> Result<Vec<syn::Item>, Untranslatable> {
         self.items().map_err(|why| Untranslatable { origin: culprit(svc, named), why })
     }
 }
