@@ -124,7 +124,9 @@ impl Walk<'_> {
 
     fn string(&mut self, text: &str, loc: &Loc, schema: &Node) {
         let Some(format @ ("uri" | "iri")) = schema.get("format").and_then(Node::as_str) else { return };
-        if self.found.contains_key(loc) {
+        // A text with a scheme is never refused for being relative: most examples of a `uri`
+        // are absolute, and each needs no validator compiled for it.
+        if self.found.contains_key(loc) || has_scheme(text) {
             return;
         }
         let value = json!(text);
@@ -139,7 +141,28 @@ impl Walk<'_> {
     }
 }
 
+/// Whether `text` begins with a URI scheme (RFC 3986: a letter, then letters, digits, `+`, `-`
+/// or `.`, then `:`).
+fn has_scheme(text: &str) -> bool {
+    let Some((scheme, _)) = text.split_once(':') else { return false };
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
 /// The schema under `loc` at the relative pointer `rest` (already escaped).
 fn child(loc: &Loc, rest: &str) -> Loc {
     Loc { doc: loc.doc, pointer: format!("{}/{rest}", loc.pointer) }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_scheme_is_what_rfc_3986_calls_one() {
+        for text in ["https://example.com/", "urn:isbn:1", "git+ssh://h/r", "mailto:a@b"] {
+            assert!(super::has_scheme(text), "{text}");
+        }
+        for text in ["", "/2010-04-01/Calls.json", "a/b:c", "1x:y", "?q=a:b", "./x"] {
+            assert!(!super::has_scheme(text), "{text}");
+        }
+    }
 }
