@@ -189,10 +189,7 @@ impl<'d> Schemas<'d> {
                 },
                 "properties" => {
                     let mut props = Map::new();
-                    for (pk, pv) in v.as_map().unwrap_or_default() {
-                        let name = pk.as_str().unwrap_or_default();
-                        props.insert(name.to_owned(), self.schema(pv, &here.child(name, name), lowered));
-                    }
+                    self.properties(v, &here, &mut props, lowered, 0);
                     out.insert(key.into(), J::Object(props));
                 }
                 "additionalProperties" if v.as_bool().is_some() => {
@@ -399,6 +396,30 @@ impl<'d> Schemas<'d> {
 
     /// The type name for a reference target: a schema under `components/schemas` keeps its
     /// name; any other target is named after its last pointer segment or its file.
+    /// The entries of a `properties` mapping into `props`. A `$ref` text among them names a
+    /// mapping of more properties (DigitalOcean writes `properties: {$ref: attributes.yml#/ids}`):
+    /// read in place, as bundlers and mock servers read it, with a warning. A `$ref` whose value
+    /// is a schema is a property of that name; one that leads nowhere, too.
+    fn properties(&mut self, node: &Node, at: &At, props: &mut Map<String, J>, lowered: &mut Lowerings, hops: usize) {
+        let docs = self.docs;
+        for (pk, pv) in node.as_map().unwrap_or_default() {
+            let name = pk.as_str().unwrap_or_default();
+            let target = pv.as_str().filter(|_| name == "$ref" && hops < 8).and_then(|r| docs.follow(at.doc, r));
+            if let Some((loc, map)) =
+                target.and_then(|loc| docs.node(&loc).filter(|n| n.as_map().is_some()).map(|n| (loc, n)))
+            {
+                let message = "`properties` as a `$ref` to a mapping is not standard OpenAPI; its entries are read from the mapping it names";
+                lowered.warn(pk.span, &at.child(name, name).src, message.into());
+                let there = At { doc: loc.doc, src: loc.pointer, out: at.out.clone() };
+                self.properties(map, &there, props, lowered, hops + 1);
+                continue;
+            }
+            if !props.contains_key(name) {
+                props.insert(name.to_owned(), self.schema(pv, &at.child(name, name), lowered));
+            }
+        }
+    }
+
     fn type_for(&mut self, loc: Loc) -> String {
         if let Some(name) = self.names.get(&loc) {
             return name.clone();
