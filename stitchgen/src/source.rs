@@ -70,6 +70,33 @@ pub struct SourceFile {
     /// The byte offset where each line starts: positions are looked up, not counted again for
     /// every diagnostic.
     line_starts: Vec<usize>,
+    /// The characters before every [`MARK`]th byte, made when a column is first counted on a
+    /// long line: a minified document is one line, and each column would count it again.
+    char_marks: std::sync::OnceLock<Vec<usize>>,
+}
+
+/// Bytes between two entries of [`SourceFile::char_marks`].
+const MARK: usize = 4096;
+
+impl SourceFile {
+    /// The characters of the text before byte `offset` (a character boundary).
+    fn chars_before(&self, offset: usize) -> usize {
+        let marks = self.char_marks.get_or_init(|| {
+            let mut count = 0;
+            let mut from = 0;
+            let mut marks = vec![0];
+            for at in (MARK..=self.text.len()).step_by(MARK) {
+                let at = floor_char_boundary(&self.text, at);
+                count += self.text[from..at].chars().count();
+                marks.push(count);
+                from = at;
+            }
+            marks
+        });
+        let mark = offset / MARK;
+        let from = floor_char_boundary(&self.text, mark * MARK);
+        marks[mark] + self.text[from..offset].chars().count()
+    }
 }
 
 /// Every file read in one run, addressed by [`FileId`].
@@ -88,7 +115,14 @@ impl SourceMap {
     pub fn add(&mut self, path: &Path, text: String) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).expect("fewer than 4 billion files"));
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        self.files.push(SourceFile { display: display_path(path), path: path.to_path_buf(), text, line_starts });
+        let char_marks = std::sync::OnceLock::new();
+        self.files.push(SourceFile {
+            display: display_path(path),
+            path: path.to_path_buf(),
+            text,
+            line_starts,
+            char_marks,
+        });
         id
     }
 
@@ -114,6 +148,15 @@ impl SourceMap {
         }
     }
 
+    /// The byte range of the line holding `offset`, without its line break: found in the
+    /// line index, so a minified document's one long line is never scanned for it.
+    pub fn line_bounds(&self, file: FileId, offset: usize) -> std::ops::Range<usize> {
+        let f = self.file(file);
+        let line = f.line_starts.partition_point(|&start| start <= offset).max(1);
+        let end = f.line_starts.get(line).map_or(f.text.len(), |next| next - 1);
+        f.line_starts[line - 1]..end.max(f.line_starts[line - 1])
+    }
+
     /// One-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
         let f = self.file(file);
@@ -121,7 +164,11 @@ impl SourceMap {
         // The last line starting at or before `offset` (the first line starts at 0).
         let line = f.line_starts.partition_point(|&start| start <= offset).max(1);
         let line_start = f.line_starts[line - 1];
-        (line, f.text[line_start..offset].chars().count() + 1)
+        let column = match offset - line_start {
+            short if short < MARK => f.text[line_start..offset].chars().count(),
+            _ => f.chars_before(offset) - f.chars_before(line_start),
+        };
+        (line, column + 1)
     }
 }
 
@@ -193,6 +240,19 @@ mod tests {
             let line = before.matches('\n').count() + 1;
             let start = before.rfind('\n').map_or(0, |i| i + 1);
             let want = (line, before[start..].chars().count() + 1);
+            assert_eq!(map.line_col(id, offset as u32), want, "offset {offset}");
+        }
+    }
+
+    #[test]
+    fn columns_on_a_long_line_are_counted_from_its_start() {
+        // Two lines, the second long and with characters wider than a byte across the marks.
+        let text = format!("x\n{}", "a\u{e9}\u{1f600}b".repeat(5_000));
+        let mut map = SourceMap::new();
+        let id = map.add(Path::new("api.json"), text.clone());
+        for offset in (2..text.len()).step_by(997).chain([text.len()]) {
+            let offset = floor_char_boundary(&text, offset);
+            let want = (2, text[2..offset].chars().count() + 1);
             assert_eq!(map.line_col(id, offset as u32), want, "offset {offset}");
         }
     }

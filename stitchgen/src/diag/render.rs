@@ -132,9 +132,9 @@ fn windows<'a>(d: &'a Diagnostic, sources: &'a SourceMap) -> Vec<Window<'a>> {
                 .collect();
             let lo = labels.iter().map(|(_, _, r)| r.start).min().unwrap_or(0);
             let hi = labels.iter().map(|(_, _, r)| r.end).max().unwrap_or(0).max(lo);
-            let start = text[..lo].rfind('\n').map_or(0, |i| i + 1);
-            let end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
+            let (start, end) = (sources.line_bounds(file, lo).start, sources.line_bounds(file, hi).end);
             let (first_line, _) = sources.line_col(file, start as u32);
+            let one_line = sources.line_bounds(file, lo).end >= end;
             let whole = Window {
                 path: &src.display,
                 text: Cow::Borrowed(&text[start..end]),
@@ -145,7 +145,7 @@ fn windows<'a>(d: &'a Diagnostic, sources: &'a SourceMap) -> Vec<Window<'a>> {
                 origin: None,
                 labels,
             };
-            if end - start <= LONG_LINE || text[start..end].contains('\n') {
+            if end - start <= LONG_LINE || !one_line {
                 return whole;
             }
             // The location annotate-snippets prints is its first label's (the primary, in the
