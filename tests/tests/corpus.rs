@@ -357,6 +357,15 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
     let docs = unpack(&corpus, &scratch);
     assert_eq!(docs.len(), 10, "the corpus README lists ten documents");
     let mut failures = Vec::new();
+    // A JSON description is read in one pass, into the tree the YAML parser makes of it: node
+    // for node, span for span.
+    let json: Vec<_> = docs.iter().filter(|(_, entry)| entry.extension().is_some_and(|x| x == "json")).collect();
+    for (name, entry) in &json {
+        if !stitchgen::parse::json_reads_as_yaml(&std::fs::read_to_string(entry).unwrap()) {
+            failures.push(format!("{name}: the JSON reader's tree is not the YAML parser's"));
+        }
+    }
+    assert_eq!(json.len(), 7, "JSON documents in the corpus");
     let (mut json_ops, mut json_tools) = (0, 0);
     for (name, entry) in &docs {
         for expose in [false, true] {
