@@ -71,51 +71,46 @@ impl Reader<'_> {
         self.node(value, lo)
     }
 
-    /// A mapping's span is its opening brace, as the YAML parser gives a flow mapping's.
+    /// A mapping; its span is its opening brace, as the YAML parser gives a flow mapping's.
     fn object(&mut self, depth: usize) -> Option<Node> {
+        self.collection(b'}', |r| {
+            r.space();
+            if r.peek()? != b'"' {
+                return None;
+            }
+            let key = r.value(depth)?;
+            r.eat(b':').then_some(())?;
+            Some((key, r.value(depth)?))
+        })
+        .map(|(entries, lo)| self.opened(Value::Map(entries), lo))?
+    }
+
+    /// A sequence; its span is its opening bracket.
+    fn array(&mut self, depth: usize) -> Option<Node> {
+        self.collection(b']', |r| r.value(depth)).map(|(items, lo)| self.opened(Value::Seq(items), lo))?
+    }
+
+    /// The entries of a mapping or sequence from its opening byte to `close`, comma-separated,
+    /// and where it opened.
+    fn collection<T>(&mut self, close: u8, mut entry: impl FnMut(&mut Self) -> Option<T>) -> Option<(Vec<T>, usize)> {
         let lo = self.at;
         self.at += 1;
         let mut entries = Vec::new();
-        if !self.eat(b'}') {
-            loop {
-                self.space();
-                if self.peek()? != b'"' {
-                    return None;
-                }
-                let key = self.value(depth)?;
-                if !self.eat(b':') {
-                    return None;
-                }
-                entries.push((key, self.value(depth)?));
-                if self.eat(b'}') {
-                    break;
-                }
-                if !self.eat(b',') {
-                    return None;
-                }
-            }
+        if self.eat(close) {
+            return Some((entries, lo));
         }
-        let mut node = self.node(Value::Map(entries), lo)?;
-        node.span = Span::new(FileId(0), lo, lo + 1);
-        Some(node)
+        loop {
+            entries.push(entry(self)?);
+            if self.eat(close) {
+                return Some((entries, lo));
+            }
+            self.eat(b',').then_some(())?;
+        }
     }
 
-    fn array(&mut self, depth: usize) -> Option<Node> {
-        let lo = self.at;
-        self.at += 1;
-        let mut items = Vec::new();
-        if !self.eat(b']') {
-            loop {
-                items.push(self.value(depth)?);
-                if self.eat(b']') {
-                    break;
-                }
-                if !self.eat(b',') {
-                    return None;
-                }
-            }
-        }
-        let mut node = self.node(Value::Seq(items), lo)?;
+    /// The node of a mapping or sequence opened at `lo`, spanning its opening byte.
+    fn opened(&mut self, value: Value, lo: usize) -> Option<Node> {
+        let mut node = self.node(value, lo)?;
         node.span = Span::new(FileId(0), lo, lo + 1);
         Some(node)
     }
