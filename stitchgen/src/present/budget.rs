@@ -133,6 +133,8 @@ pub(super) type Measured = BTreeMap<(bool, usize, usize), Rc<Relaxed>>;
 pub(super) struct Relaxed {
     /// The size of `"NAME":BODY` as compact JSON.
     len: usize,
+    /// The body's own depth: the most levels of subschemas below it that a relaxation walks.
+    depth: usize,
     /// The entries its walk reaches, with the depth left for each, in the order reached.
     queued: Vec<(usize, usize)>,
 }
@@ -180,8 +182,22 @@ impl Defs<'_> {
         }
     }
 
-    /// The entry at position `i` relaxed with `left` levels, measured once.
+    /// The entry at position `i` relaxed with `left` levels. Past the entry's own depth nothing
+    /// in it is loosened: its size is the whole body's, measured once, and the entries it
+    /// reaches are queued with what is left where they are reached. Below it, measured once for
+    /// each depth left.
     fn relaxed(&self, i: usize, left: usize) -> Option<Rc<Relaxed>> {
+        let whole = self.measured(i, usize::MAX)?;
+        if left <= whole.depth {
+            return self.measured(i, left);
+        }
+        // Queued from the whole body with `usize::MAX - 1 - d` left at depth `d`.
+        let queued = whole.queued.iter().map(|&(j, q)| (j, left - (usize::MAX - q))).collect();
+        Some(Rc::new(Relaxed { len: whole.len, depth: whole.depth, queued }))
+    }
+
+    /// The entry at position `i` relaxed with `left` levels, measured once.
+    fn measured(&self, i: usize, left: usize) -> Option<Rc<Relaxed>> {
         let key = (self.closed(), i, left);
         let cache = match self {
             Defs::Own(_, cache) => cache,
@@ -192,8 +208,8 @@ impl Defs<'_> {
         }
         let mut r = Relaxer { defs: self, queued: Vec::new() };
         let name = self.name(i);
-        let len = self.with(name, |body| json_len(&r.node(body, left)))? + json_len(&json!(name)) + 1;
-        let relaxed = Rc::new(Relaxed { len, queued: r.queued });
+        let (len, depth) = self.with(name, |body| (json_len(&r.node(body, left)), depth(body)))?;
+        let relaxed = Rc::new(Relaxed { len: len + json_len(&json!(name)) + 1, depth, queued: r.queued });
         cache.borrow_mut().insert(key, Rc::clone(&relaxed));
         Some(relaxed)
     }
@@ -430,6 +446,28 @@ impl Relaxer<'_> {
         out.dedup();
         Some(out)
     }
+}
+
+/// The most levels of object subschemas below `v` that [`Relaxer::node`] walks into (0 for a
+/// leaf): with more left than this, nothing in `v` is loosened.
+fn depth(v: &Value) -> usize {
+    let Value::Object(map) = v else { return 0 };
+    let below = |c: &Value| if c.is_object() { 1 + depth(c) } else { 0 };
+    let mut most = 0;
+    for (k, child) in map {
+        let key = k.as_str();
+        let deepest = if ONE.contains(&key) {
+            below(child)
+        } else if NAMED.contains(&key) {
+            child.as_object().map_or(0, |m| m.values().map(below).max().unwrap_or(0))
+        } else if LISTED.contains(&key) {
+            child.as_array().map_or(0, |a| a.iter().map(below).max().unwrap_or(0))
+        } else {
+            0
+        };
+        most = most.max(deepest);
+    }
+    most
 }
 
 /// The `$defs` entry a schema refers to.
