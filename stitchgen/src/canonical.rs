@@ -18,6 +18,24 @@ pub fn digest(value: &Value) -> String {
     hash.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
+/// The [`digest`] of the array of `items`, hashed an item at a time: a catalog's every tool is
+/// never spelled out in one value, or one text, at once.
+pub fn list_digest(items: impl IntoIterator<Item = Value>) -> String {
+    let mut hash = Sha256::new();
+    let mut text = String::new();
+    hash.update(b"[");
+    for (i, item) in items.into_iter().enumerate() {
+        text.clear();
+        if i > 0 {
+            text.push(',');
+        }
+        write(&item, &mut text);
+        hash.update(text.as_bytes());
+    }
+    hash.update(b"]");
+    hash.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
 /// The digest of a schema (digest version 2): every entry of the root's `$defs` stands as its
 /// own [`digest`], so that a type many schemas share is hashed once, not once per schema that
 /// reaches it; a schema without `$defs` has its plain [`digest`]. It still moves when and only
@@ -183,5 +201,12 @@ mod tests {
     #[test]
     fn rfc8785_example_strings() {
         assert_eq!(canonical(&json!({"\u{20ac}": "€", "\r": "\u{1}"})), "{\"\\r\":\"\\u0001\",\"€\":\"€\"}");
+    }
+
+    #[test]
+    fn a_list_hashed_an_item_at_a_time_has_the_digest_of_the_array() {
+        let items = vec![json!({"b": 1, "a": [true, null]}), json!("x"), json!({"required": ["z", "y"]})];
+        assert_eq!(list_digest(items.clone()), digest(&Value::Array(items)));
+        assert_eq!(list_digest(Vec::new()), digest(&json!([])));
     }
 }

@@ -2,7 +2,6 @@
 
 use serde_json::{Value, json};
 
-use crate::canonical;
 use crate::parse::ast::Surface;
 use crate::present::{Surfaces, Tool};
 
@@ -42,25 +41,10 @@ impl McpTarget {
     }
 }
 
-/// `{digest, tools}` of `transport`'s tools: the digest moves when and only when what its
-/// manifest advertises of a tool changes (on MCP: name, title, description, schemas,
-/// annotations and `ui`; on the agent: name, description and parameters), so a stateless
-/// client can tell its catalog is stale.
-pub fn catalog_stamp(tools: &[Tool], transport: Surface) -> Value {
-    let mut entries: Vec<Value> = tools.iter().map(|t| t.entry(transport, None)).collect();
-    // Search mode changes what is listed: the stamp moves when a tool enters or leaves it.
-    let searched: Vec<&str> = tools.iter().filter(|t| t.searched).map(|t| t.name.as_str()).collect();
-    if !searched.is_empty() {
-        entries.push(json!({ "discovery": "search", "tools": searched }));
-    }
-    json!({ "digest": canonical::digest(&Value::Array(entries)), "tools": tools.len() })
-}
-
 /// `{"tools": [...]}`, the `tools/list` result, sorted by name: each tool, or in search mode
 /// the three tools that stand for the searched ones ([`super::search`]).
 pub fn mcp_manifest(surfaces: &Surfaces) -> Value {
-    let stamp = catalog_stamp(&surfaces.mcp, Surface::Mcp);
-    listed(&surfaces.mcp, Surface::Mcp, Some(&stamp))
+    listed(&surfaces.mcp, Surface::Mcp, Some(surfaces.stamp(Surface::Mcp)))
 }
 
 /// `{"tools": [{"name", "description", "parameters"}]}`, every object closed.
@@ -71,8 +55,8 @@ pub fn agent_manifest(surfaces: &Surfaces) -> Value {
 /// The catalog of `transport`'s searched tools (`{"tools", "index"}`), when it has any.
 pub fn catalog(surfaces: &Surfaces, transport: Surface) -> Option<Value> {
     let tools = surfaces.get(transport);
-    let stamp = (transport == Surface::Mcp).then(|| catalog_stamp(tools, transport));
-    super::search::catalog(tools, transport, stamp.as_ref())
+    let stamp = (transport == Surface::Mcp).then(|| surfaces.stamp(transport));
+    super::search::catalog(tools, transport, stamp)
 }
 
 fn listed(tools: &[Tool], transport: Surface, stamp: Option<&Value>) -> Value {

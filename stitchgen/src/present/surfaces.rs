@@ -10,7 +10,8 @@ use crate::model::Model;
 use crate::parse::ast::{Contract, Surface};
 
 /// The tools of every manifest, each fitted to its budget: built once, read by the manifests,
-/// the snapshot and the budget warnings.
+/// the snapshot and the budget warnings, and never changed (the catalog stamps are computed
+/// from them when first asked, and kept).
 #[derive(Clone, Debug)]
 pub struct Surfaces {
     /// The MCP tools, sorted by name.
@@ -21,6 +22,9 @@ pub struct Surfaces {
     /// states of them is computed, from each type's body sized and hashed once per service
     /// rather than from every command spelled out in full.
     pub cli: Vec<Listed>,
+    /// The catalog stamps of the MCP and agent manifests (and of no tools, the CLI's and
+    /// HTTP's), each computed when first asked.
+    stamps: [std::sync::OnceLock<Value>; 3],
 }
 
 impl Surfaces {
@@ -28,7 +32,23 @@ impl Surfaces {
     /// budgets.
     pub fn new(model: &Model) -> Self {
         let fitted = |transport| collect(model, transport, |op, svc, memo| budget::fitted(op, svc, transport, memo));
-        Surfaces { mcp: fitted(Surface::Mcp), agent: fitted(Surface::Agent), cli: cli(model) }
+        let stamps = Default::default();
+        Surfaces { mcp: fitted(Surface::Mcp), agent: fitted(Surface::Agent), cli: cli(model), stamps }
+    }
+
+    /// `{digest, tools}` of `transport`'s manifest, computed once (the manifest, the snapshot
+    /// and search mode's catalog all carry it): the digest moves when and only when what the
+    /// manifest advertises of a tool changes (on MCP: name, title, description, schemas,
+    /// annotations and `ui`; on the agent: name, description and parameters), so a stateless
+    /// client can tell its catalog is stale. The CLI and HTTP have no manifest: theirs is the
+    /// stamp of no tools.
+    pub fn stamp(&self, transport: Surface) -> &Value {
+        let slot = match transport {
+            Surface::Mcp => 0,
+            Surface::Agent => 1,
+            Surface::Cli | Surface::Http => 2,
+        };
+        self.stamps[slot].get_or_init(|| stamp(self.get(transport), transport))
     }
 
     /// The tools of the manifest of `transport` (none for the CLI and HTTP).
@@ -86,4 +106,13 @@ fn cli(model: &Model) -> Vec<Listed> {
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
+}
+
+/// [`Surfaces::stamp`] of `tools`, each tool's entry hashed as it is made.
+fn stamp(tools: &[Tool], transport: Surface) -> Value {
+    let entries = tools.iter().map(|t| t.entry(transport, None));
+    // Search mode changes what is listed: the stamp moves when a tool enters or leaves it.
+    let searched: Vec<&str> = tools.iter().filter(|t| t.searched).map(|t| t.name.as_str()).collect();
+    let search = (!searched.is_empty()).then(|| serde_json::json!({ "discovery": "search", "tools": searched }));
+    serde_json::json!({ "digest": crate::canonical::list_digest(entries.chain(search)), "tools": tools.len() })
 }

@@ -6,7 +6,6 @@ pub mod stale;
 use serde_json::{Map, Value, json};
 
 use crate::canonical::digest;
-use crate::emit::mcp::catalog_stamp;
 use crate::model::{Model, Operation, Service};
 use crate::parse::ast::Surface;
 use crate::present::{self, Listed, Memo, Refs, Style, Surfaces};
@@ -164,7 +163,7 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
 fn tool_surface(surfaces: &Surfaces, transport: Surface) -> Value {
     let listed = surfaces.listed(transport);
     let stamp = match transport {
-        Surface::Mcp | Surface::Agent => catalog_stamp(surfaces.get(transport), transport)["digest"].clone(),
+        Surface::Mcp | Surface::Agent => surfaces.stamp(transport)["digest"].clone(),
         // The CLI has no manifest to stamp: its stamp covers what its rows state.
         _ => json!(digest(&Value::Array(
             listed
@@ -176,8 +175,8 @@ fn tool_surface(surfaces: &Surfaces, transport: Surface) -> Value {
     let rows: Vec<Value> = listed.iter().map(row).collect();
     let mut surface = json!({ "transport": transport.as_str(), "catalog": stamp, "tools": rows });
     // Only in search mode, so that no other snapshot moves.
-    let full_stamp = (transport == Surface::Mcp).then(|| catalog_stamp(surfaces.get(transport), transport));
-    if let Some(d) = crate::emit::search::discovery(surfaces.get(transport), transport, full_stamp.as_ref()) {
+    let full_stamp = (transport == Surface::Mcp).then(|| surfaces.stamp(transport));
+    if let Some(d) = crate::emit::search::discovery(surfaces.get(transport), transport, full_stamp) {
         surface["discovery"] = d;
     }
     surface
