@@ -27,16 +27,42 @@ impl Types {
         let Types { space, fixed, .. } = self;
         let tokens = guarded(|| Ok(space.to_stream()))?;
         drop(space);
-        let mut file: syn::File = syn::parse2(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
-        file.items = super::share::share(std::mem::take(&mut file.items), &fixed);
-        drop_unused_default_helpers(&mut file.items);
-        Ok(file.items)
+        let items = match each_item(tokens.clone()) {
+            Some(items) => items,
+            None => syn::parse2::<syn::File>(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?.items,
+        };
+        let mut items = super::share::share(items, &fixed);
+        drop_unused_default_helpers(&mut items);
+        Ok(items)
     }
 
     /// Items of the `types` module, or the schema typify failed to print.
     pub fn items_of(self, svc: &Service, named: &[(String, Value)]) -> Result<Vec<syn::Item>, Untranslatable> {
         self.items().map_err(|why| Untranslatable { origin: culprit(svc, named), why })
     }
+}
+
+/// typify's items, each parsed on its own: parsing the stream whole makes syn copy every token
+/// of it into one cursor buffer first, the largest allocation of a large generation after the
+/// type space. An item ends at a `;` or at a brace group no `;` follows; `None` when a piece cut
+/// so is not one item (the stream is then parsed whole, and its error reported from there).
+fn each_item(tokens: TokenStream) -> Option<Vec<syn::Item>> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let semicolon = |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == ';');
+    let mut items = Vec::new();
+    let mut piece = Vec::new();
+    let mut trees = tokens.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        let ends = match &tree {
+            TokenTree::Group(g) => g.delimiter() == Delimiter::Brace && !semicolon(trees.peek()),
+            other => semicolon(Some(other)),
+        };
+        piece.push(tree);
+        if ends {
+            items.push(syn::parse2::<syn::Item>(piece.drain(..).collect()).ok()?);
+        }
+    }
+    piece.is_empty().then_some(items)
 }
 
 /// The type generator's version, as diagnostics name it (a test holds it to `Cargo.lock`).
@@ -288,7 +314,28 @@ fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, Str
 
 #[cfg(test)]
 mod tests {
-    use super::TYPIFY_VERSION;
+    use super::{TYPIFY_VERSION, each_item};
+
+    #[test]
+    fn items_parsed_one_at_a_time_are_the_items_of_the_whole() {
+        let tokens: proc_macro2::TokenStream = quote::quote! {
+            #[doc = "A record."]
+            #[derive(Clone)]
+            pub struct A { pub b: i64 }
+            pub struct T(pub u8);
+            pub enum E { X, Y { z: u8 } }
+            impl ::std::convert::From<&A> for A { fn from(v: &A) -> Self { v.clone() } }
+            pub type L = ::std::vec::Vec<A>;
+            pub const C: A = A { b: 1 };
+            pub mod defaults { pub fn one() -> i64 { 1 } }
+        };
+        let print = |items| prettyplease::unparse(&syn::File { shebang: None, attrs: Vec::new(), items });
+        let whole = syn::parse2::<syn::File>(tokens.clone()).unwrap().items;
+        let each = each_item(tokens).expect("every piece is one item");
+        assert_eq!((each.len(), print(each)), (7, print(whole)));
+        // A piece that is not one item: the caller parses the stream whole.
+        assert!(each_item(quote::quote!(pub struct A { } ;;)).is_none());
+    }
 
     #[test]
     fn the_named_typify_version_is_the_locked_one() {
