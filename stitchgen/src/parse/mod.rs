@@ -184,16 +184,26 @@ pub fn json_reads_as_yaml(text: &str) -> bool {
 /// `text` read by the YAML parser.
 fn saphyr(text: &str, file: FileId) -> Result<Node, Box<Diagnostic>> {
     on_parser_stack(|| {
-        let options = serde_saphyr::options! {
-            strict_booleans: true,
-            leading_zero_numbers_as_strings: true,
-            reject_unsupported_tags: true,
-            duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
-            budget: serde_saphyr::budget! { max_depth: MAX_YAML_DEPTH, max_nodes: MAX_NODES, max_documents: 1 },
-            alias_limits: serde_saphyr::alias_limits! { max_total_replayed_events: MAX_ALIAS_REPLAY },
-        };
-        serde_saphyr::from_str_with_options::<Node>(text, options).map_err(|e| Box::new(yaml_error(&e, text, file)))
+        serde_saphyr::from_str_with_options::<Node>(text, options()).map_err(|e| Box::new(yaml_error(&e, text, file)))
     })
+}
+
+/// The values of YAML `text` as [`yaml`] reads them ([`Node::to_json`] of its tree), read
+/// without spans: `import` reads the contract it wrote back so, to be sure it reads as meant.
+pub(crate) fn yaml_values(text: &str) -> Option<serde_json::Value> {
+    on_parser_stack(|| serde_saphyr::from_str_with_options::<node::Plain>(text, options()).ok().map(|p| p.0))
+}
+
+/// The DSL's strict reading of YAML, and its bounds.
+fn options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        strict_booleans: true,
+        leading_zero_numbers_as_strings: true,
+        reject_unsupported_tags: true,
+        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
+        budget: serde_saphyr::budget! { max_depth: MAX_YAML_DEPTH, max_nodes: MAX_NODES, max_documents: 1 },
+        alias_limits: serde_saphyr::alias_limits! { max_total_replayed_events: MAX_ALIAS_REPLAY },
+    }
 }
 
 /// Stack for the YAML parser. Its recursion is bounded by [`MAX_YAML_DEPTH`], but unoptimized
@@ -265,4 +275,25 @@ fn next_char(text: &str, at: usize) -> usize {
 /// Decodes a parsed document into the contract AST, reporting every problem found.
 pub fn contract(root: &Node, diags: &mut Diagnostics) -> Option<ast::Contract> {
     decode::contract(root, diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_read_without_spans_are_those_of_the_spanned_tree() {
+        let texts = [
+            "a: 1\nb: [true, false, ~, 1.5, -2, 012, yes, '3']\n200: {x: y}\ntrue: 1\n",
+            "k: &anchor {v: 1}\nl: *anchor\nfolded: >-\n  one\n  two\nliteral: |\n  x\n",
+            "dup: 1\ndup: 2\n? [a]\n: dropped\nbig: 18446744073709551615\nf: 1e3\n",
+            "{\"json\": [1, {\"x\": null}]}",
+        ];
+        for text in texts {
+            let spanned = saphyr(text, FileId(0)).map(|n| n.to_json()).ok();
+            assert!(spanned.is_some(), "{text}");
+            assert_eq!(yaml_values(text), spanned, "{text}");
+        }
+        assert_eq!(yaml_values("a: [1"), None);
+    }
 }

@@ -167,6 +167,89 @@ impl Node {
     }
 }
 
+/// A YAML value read without spans, as [`Node::to_json`] gives the spanned tree's: the same
+/// scalars, keys written as numbers or booleans read as their text, keys of no text left out.
+pub(crate) struct Plain(pub(crate) serde_json::Value);
+
+impl<'de> Deserialize<'de> for Plain {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(PlainVisitor).map(Plain)
+    }
+}
+
+/// Reads a [`Plain`] value: scalars through [`ValueVisitor`], so that both read them alike.
+struct PlainVisitor;
+
+impl<'de> Visitor<'de> for PlainVisitor {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        Plain::deserialize(d).map(|p| p.0)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Self::Value, E> {
+        Ok(n.into())
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(n.into())
+    }
+    fn visit_i128<E: serde::de::Error>(self, n: i128) -> Result<Self::Value, E> {
+        ValueVisitor.visit_i128(n).map(|v| scalar(&v))
+    }
+    fn visit_u128<E: serde::de::Error>(self, n: u128) -> Result<Self::Value, E> {
+        ValueVisitor.visit_u128(n).map(|v| scalar(&v))
+    }
+    fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Self::Value, E> {
+        ValueVisitor.visit_f64(n).map(|v| scalar(&v))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::String(s))
+    }
+    fn visit_bytes<E: serde::de::Error>(self, b: &[u8]) -> Result<Self::Value, E> {
+        ValueVisitor.visit_bytes(b).map(|v| scalar(&v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Plain(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(serde_json::Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries = serde_json::Map::new();
+        while let Some(Plain(key)) = map.next_key()? {
+            let Plain(value) = map.next_value()?;
+            let key = match key {
+                serde_json::Value::String(s) => s,
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                _ => continue,
+            };
+            entries.insert(key, value);
+        }
+        Ok(serde_json::Value::Object(entries))
+    }
+}
+
+/// A scalar [`Value`] as JSON.
+fn scalar(v: &Value) -> serde_json::Value {
+    Node { value: v.clone(), span: Span::new(FileId(0), 0, 0) }.to_json()
+}
+
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(ValueVisitor)

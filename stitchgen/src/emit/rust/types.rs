@@ -28,7 +28,10 @@ impl Types {
         let tokens = guarded(|| Ok(space.to_stream()))?;
         drop(space);
         let items = match each_item(tokens.clone()) {
-            Some(items) => items,
+            Some(items) => {
+                drop(tokens);
+                items
+            }
             None => syn::parse2::<syn::File>(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?.items,
         };
         let mut items = super::share::share(items, &fixed);
