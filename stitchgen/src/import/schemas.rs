@@ -414,9 +414,8 @@ impl<'d> Schemas<'d> {
                 self.properties(map, &there, props, lowered, hops + 1);
                 continue;
             }
-            if !props.contains_key(name) {
-                props.insert(name.to_owned(), self.schema(pv, &at.child(name, name), lowered));
-            }
+            // A name written twice: the later one, as before and as JSON parsers read it.
+            props.insert(name.to_owned(), self.schema(pv, &at.child(name, name), lowered));
         }
     }
 
