@@ -5,6 +5,7 @@
 mod asks;
 mod client;
 pub mod failure;
+mod layout;
 mod ops;
 mod rewrite;
 mod share;
@@ -148,7 +149,8 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Ca
     })?;
     out.item(types_mod(TokenStream::new()))?;
     for op in &ops {
-        out.item(op.module())?;
+        let (module, statics) = op.module();
+        out.item_with(module, ops::STATICS, &statics)?;
     }
     let (body, view_bounds) = ops::body(svc, &ops, &texts);
     out.item(body)?;
@@ -179,14 +181,29 @@ impl Printer {
         if items.is_empty() {
             return Ok(());
         }
+        self.text.push_str(&self.printed(items)?);
+        Ok(())
+    }
+
+    /// Prints `items` with the line `placeholder` prints as replaced by `text`.
+    fn item_with(&mut self, items: TokenStream, placeholder: &str, text: &str) -> Result<(), String> {
+        let printed = self.printed(items)?;
+        let at = printed.find(placeholder).ok_or("a placeholder printed unlike itself")?;
+        self.text.push_str(&printed[..at]);
+        self.text.push_str(text);
+        self.text.push_str(&printed[at + placeholder.len()..]);
+        Ok(())
+    }
+
+    /// `items` printed inside the service module, that module's lines left out.
+    fn printed(&self, items: TokenStream) -> Result<String, String> {
         let module = &self.module;
         let text = print(quote!(pub mod #module { #items }))?;
         let inner = text
             .split_once('\n')
             .and_then(|(_, rest)| rest.strip_suffix("}\n"))
             .ok_or("an item printed outside its module")?;
-        self.text.push_str(inner);
-        Ok(())
+        Ok(inner.to_owned())
     }
 
     /// The whole module's text.

@@ -5,11 +5,15 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::layout;
 use super::statics::{self, Texts, raw_literal};
 use super::{doc, ident, schema_name};
 use crate::model::{Operation, Service};
 use crate::parse::ast::Presenter;
 use crate::present;
+
+/// The line [`Op::module`]'s placeholder prints as, which its statics' text replaces.
+pub(super) const STATICS: &str = "        const __STITCHGEN_STATICS: () = ();\n";
 
 /// One operation with the names and types its generated code uses.
 pub(super) struct Op<'a> {
@@ -268,7 +272,9 @@ impl<'a> Op<'a> {
         a
     }
 
-    pub(super) fn module(&self) -> TokenStream {
+    /// The operation's module, with a placeholder item ([`STATICS`]) where its statics go, and
+    /// their text: they are most of the module, and written as text rather than printed.
+    pub(super) fn module(&self) -> (TokenStream, String) {
         let m = &self.ident;
         let d = doc(&self.op.desc);
         let action = &self.op.action;
@@ -297,11 +303,13 @@ impl<'a> Op<'a> {
             )
         });
         let def = present::defs::operation(self.op, self.svc);
-        let slice = statics::slice(&def);
-        let def = statics::operation(&def, self.texts);
+        let mut statics = statics::slice(&def).unwrap_or_default();
+        let doc = " What the contract declares about this operation.";
+        let value = statics::operation(&def, self.texts);
+        statics.push_str(&layout::static_item(2, doc, "OPERATION", "::stitchgen_runtime::OperationDef", &value));
         let headers = self.headers_type();
         let asks = super::asks::module(self.op);
-        quote! {
+        let module = quote! {
             #d
             pub mod #m {
                 #import
@@ -309,11 +317,10 @@ impl<'a> Op<'a> {
                 #answer
                 #headers
                 #asks
-                #slice
-                #[doc = " What the contract declares about this operation."]
-                pub static OPERATION: ::stitchgen_runtime::OperationDef = #def;
+                const __STITCHGEN_STATICS: () = ();
             }
-        }
+        };
+        (module, statics)
     }
 
     fn handler_method(&self) -> TokenStream {

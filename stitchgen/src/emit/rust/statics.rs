@@ -6,6 +6,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use stitchgen_runtime as rt;
 
+use super::layout::Expr;
+
 /// Every schema text of a module, each written once as a private `SCHEMA_n` constant of the
 /// service module: operations that share a type share its text, and the module stays small.
 #[derive(Default)]
@@ -13,12 +15,17 @@ pub(super) struct Texts(std::cell::RefCell<indexmap::IndexMap<String, usize>>);
 
 impl Texts {
     /// The constant holding `text`, as operation modules name it.
-    pub(super) fn name(&self, text: String) -> TokenStream {
+    pub(super) fn name(&self, text: &str) -> Expr {
         let mut texts = self.0.borrow_mut();
-        let next = texts.len();
-        let index = *texts.entry(text).or_insert(next);
-        let name = format_ident!("SCHEMA_{}", index);
-        quote!(super::#name)
+        let index = match texts.get(text) {
+            Some(&index) => index,
+            None => {
+                let next = texts.len();
+                texts.insert(text.to_owned(), next);
+                next
+            }
+        };
+        Expr::Word(format!("super::SCHEMA_{index}"))
     }
 
     /// The constants, in the order first used.
@@ -42,79 +49,79 @@ impl Texts {
 /// early. Compact JSON has no newline or other control character, so the raw form holds it as
 /// it is.
 pub(super) fn raw_literal(text: &str) -> proc_macro2::Literal {
+    raw_literal_text(text).parse().expect("a raw string literal parses")
+}
+
+/// The text of [`raw_literal`].
+fn raw_literal_text(text: &str) -> String {
     if text.chars().any(|c| c.is_control() || super::rewrite::is_bidi(c)) {
         // Escaped, so the source shows what the text holds.
-        return proc_macro2::Literal::string(text);
+        return proc_macro2::Literal::string(text).to_string();
     }
     let mut hashes = String::from("#");
     while text.contains(&format!("\"{hashes}")) {
         hashes.push('#');
     }
-    format!("r{hashes}\"{text}\"{hashes}").parse().expect("a raw string literal parses")
+    format!("r{hashes}\"{text}\"{hashes}")
 }
 
 /// `def` as a static's value; schema texts named through the module's shared constants.
-pub(super) fn operation(def: &rt::OperationDef, texts: &Texts) -> TokenStream {
-    let (service, action, description, scope) = (def.service, def.action, def.description, def.scope);
+pub(super) fn operation(def: &rt::OperationDef, texts: &Texts) -> Expr {
     let kind = match def.kind {
-        rt::OpKind::Contract => quote!(::stitchgen_runtime::OpKind::Contract),
-        rt::OpKind::Runtime => quote!(::stitchgen_runtime::OpKind::Runtime),
+        rt::OpKind::Contract => "::stitchgen_runtime::OpKind::Contract",
+        rt::OpKind::Runtime => "::stitchgen_runtime::OpKind::Runtime",
     };
     let surfaces = if def.surfaces == rt::Surface::ALL {
-        quote!(::stitchgen_runtime::Surface::ALL)
+        Expr::word("::stitchgen_runtime::Surface::ALL")
     } else {
-        let each = def.surfaces.iter().map(|s| surface(*s));
-        quote!(&[#(#each),*])
+        Expr::slice(def.surfaces.iter().map(|s| surface(*s)).collect())
     };
-    let schema = |s: Option<&str>| s.map(|s| texts.name(s.to_owned()));
+    let schema = |s: Option<&str>| s.map(|s| texts.name(s));
     let mut fields = vec![
-        quote!(service: #service),
-        quote!(action: #action),
-        quote!(kind: #kind),
-        quote!(description: #description),
+        ("service", Expr::str(def.service)),
+        ("action", Expr::str(def.action)),
+        ("kind", Expr::word(kind)),
+        ("description", Expr::str(def.description)),
     ];
-    some(&mut fields, "method", def.method.map(|m| quote!(#m)));
-    some(&mut fields, "path", def.path.map(|p| quote!(#p)));
-    fields.push(quote!(scope: #scope));
-    fields.push(quote!(surfaces: #surfaces));
-    some(&mut fields, "tool_name", def.tool_name.map(|n| quote!(#n)));
-    some(&mut fields, "annotations", def.annotations.map(|a| quote!(#a)));
+    some(&mut fields, "method", def.method.map(Expr::str));
+    some(&mut fields, "path", def.path.map(Expr::str));
+    fields.push(("scope", Expr::str(def.scope)));
+    fields.push(("surfaces", surfaces));
+    some(&mut fields, "tool_name", def.tool_name.map(Expr::str));
+    some(&mut fields, "annotations", def.annotations.map(Expr::str));
     if !def.param_keys.is_empty() {
-        let keys = def.param_keys;
-        fields.push(quote!(param_keys: &[#(#keys),*]));
+        fields.push(("param_keys", strs(def.param_keys)));
     }
     if !def.params_in.is_empty() {
-        let each = def.params_in.iter().map(|p| param_in(*p));
-        fields.push(quote!(params_in: &[#(#each),*]));
+        fields.push(("params_in", Expr::slice(def.params_in.iter().map(|p| param_in(*p)).collect())));
     }
     if def.input_optional {
-        fields.push(quote!(input_optional: true));
+        fields.push(("input_optional", Expr::bool(true)));
     }
     if !def.errors.is_empty() {
-        let errors = def.errors;
-        fields.push(quote!(errors: &[#(#errors),*]));
+        fields.push(("errors", strs(def.errors)));
     }
     for (field, answers) in [("error_answers", def.error_answers), ("success_answers", def.success_answers)] {
         if answers.is_empty() {
             continue;
         }
         let each = answers.iter().map(|a| {
-            let (status, description) = (a.status, opt_str(a.description));
             let schema = match schema(a.schema) {
-                Some(s) => quote!(::core::option::Option::Some(#s)),
-                None => quote!(::core::option::Option::None),
+                Some(s) => Expr::some(s),
+                None => Expr::none(),
             };
-            quote!(::stitchgen_runtime::AnswerDef { status: #status, description: #description, schema: #schema })
+            let fields = vec![
+                ("status", Expr::int(a.status, "u16")),
+                ("description", opt_str(a.description)),
+                ("schema", schema),
+            ];
+            Expr::Struct("::stitchgen_runtime::AnswerDef", fields, None)
         });
-        let field = format_ident!("{field}");
-        fields.push(quote!(#field: &[#(#each),*]));
+        fields.push((field, Expr::slice(each.collect())));
     }
     if !def.security.is_empty() {
-        let alternatives = def.security.iter().map(|a| {
-            let each = a.iter().map(|c| credential(*c));
-            quote!(&[#(#each),*])
-        });
-        fields.push(quote!(security: &[#(#alternatives),*]));
+        let alternatives = def.security.iter().map(|a| Expr::slice(a.iter().map(|c| credential(*c)).collect()));
+        fields.push(("security", Expr::slice(alternatives.collect())));
     }
     some(&mut fields, "params_schema", schema(def.params_schema));
     some(&mut fields, "input_schema", schema(def.input_schema));
@@ -125,112 +132,107 @@ pub(super) fn operation(def: &rt::OperationDef, texts: &Texts) -> TokenStream {
         [("param_fields", def.param_fields), ("input_fields", def.input_fields), ("tool_fields", def.tool_fields)]
     {
         if !list.is_empty() {
-            let name = format_ident!("{name}");
-            let each = list.iter().map(field);
-            fields.push(quote!(#name: &[#(#each),*]));
+            fields.push((name, Expr::slice(list.iter().map(field).collect())));
         }
     }
-    some(&mut fields, "wrap", def.wrap.map(|w| quote!(#w)));
+    some(&mut fields, "wrap", def.wrap.map(Expr::str));
     if !def.input_required.is_empty() {
         let each = def.input_required.iter().map(|q| {
-            let (key, message, schema) = (q.key, q.message, q.schema);
-            quote!(::stitchgen_runtime::InputRequiredDef { key: #key, message: #message, schema: #schema })
+            let fields =
+                vec![("key", Expr::str(q.key)), ("message", Expr::str(q.message)), ("schema", Expr::str(q.schema))];
+            Expr::Struct("::stitchgen_runtime::InputRequiredDef", fields, None)
         });
-        fields.push(quote!(input_required: &[#(#each),*]));
+        fields.push(("input_required", Expr::slice(each.collect())));
     }
     if def.limits != rt::LimitsDef::NONE {
-        let (body, answer) = (opt_u64(def.limits.max_body_bytes), opt_u64(def.limits.max_answer_bytes));
-        fields
-            .push(quote!(limits: ::stitchgen_runtime::LimitsDef { max_body_bytes: #body, max_answer_bytes: #answer }));
+        let limits = vec![
+            ("max_body_bytes", opt_u64(def.limits.max_body_bytes)),
+            ("max_answer_bytes", opt_u64(def.limits.max_answer_bytes)),
+        ];
+        fields.push(("limits", Expr::Struct("::stitchgen_runtime::LimitsDef", limits, None)));
     }
     if !plain(&def.http_kind) {
-        let kind = http_kind(&def.http_kind, texts);
-        fields.push(quote!(http_kind: #kind));
+        fields.push(("http_kind", http_kind(&def.http_kind, texts)));
     }
-    quote! {
-        ::stitchgen_runtime::OperationDef {
-            #(#fields,)*
-            ..::stitchgen_runtime::OperationDef::EMPTY
-        }
-    }
+    Expr::Struct("::stitchgen_runtime::OperationDef", fields, Some("::stitchgen_runtime::OperationDef::EMPTY"))
 }
 
-/// The static `SLICE` a slice view's definition refers to, when `def` has one.
-pub(super) fn slice(def: &rt::OperationDef) -> Option<TokenStream> {
+/// The static `SLICE` a slice view's definition refers to, when `def` has one, as printed inside
+/// the operation's module.
+pub(super) fn slice(def: &rt::OperationDef) -> Option<String> {
     let plan = slice_plan(def.view.as_ref()?.slice?);
-    Some(quote! {
-        #[doc = " The field copies that turn the full output into the tool answer."]
-        pub static SLICE: ::stitchgen_runtime::SlicePlan = #plan;
+    let doc = " The field copies that turn the full output into the tool answer.";
+    Some(super::layout::static_item(2, doc, "SLICE", "::stitchgen_runtime::SlicePlan", &plan))
+}
+
+fn strs(list: &[&str]) -> Expr {
+    Expr::slice(list.iter().map(|s| Expr::str(s)).collect())
+}
+
+fn surface(s: rt::Surface) -> Expr {
+    Expr::word(match s {
+        rt::Surface::Http => "::stitchgen_runtime::Surface::Http",
+        rt::Surface::Mcp => "::stitchgen_runtime::Surface::Mcp",
+        rt::Surface::Agent => "::stitchgen_runtime::Surface::Agent",
+        rt::Surface::Cli => "::stitchgen_runtime::Surface::Cli",
     })
 }
 
-fn surface(s: rt::Surface) -> TokenStream {
-    match s {
-        rt::Surface::Http => quote!(::stitchgen_runtime::Surface::Http),
-        rt::Surface::Mcp => quote!(::stitchgen_runtime::Surface::Mcp),
-        rt::Surface::Agent => quote!(::stitchgen_runtime::Surface::Agent),
-        rt::Surface::Cli => quote!(::stitchgen_runtime::Surface::Cli),
-    }
+fn credential(c: rt::Credential) -> Expr {
+    let (variant, args) = match c {
+        rt::Credential::Bearer(name) => ("::stitchgen_runtime::Credential::Bearer", vec![name]),
+        rt::Credential::Basic(name) => ("::stitchgen_runtime::Credential::Basic", vec![name]),
+        rt::Credential::Header(name, param) => ("::stitchgen_runtime::Credential::Header", vec![name, param]),
+        rt::Credential::Query(name, param) => ("::stitchgen_runtime::Credential::Query", vec![name, param]),
+        rt::Credential::Cookie(name, param) => ("::stitchgen_runtime::Credential::Cookie", vec![name, param]),
+    };
+    Expr::Call(variant, args.into_iter().map(Expr::str).collect())
 }
 
-fn credential(c: rt::Credential) -> TokenStream {
-    let c_ = quote!(::stitchgen_runtime::Credential);
-    match c {
-        rt::Credential::Bearer(name) => quote!(#c_::Bearer(#name)),
-        rt::Credential::Basic(name) => quote!(#c_::Basic(#name)),
-        rt::Credential::Header(name, param) => quote!(#c_::Header(#name, #param)),
-        rt::Credential::Query(name, param) => quote!(#c_::Query(#name, #param)),
-        rt::Credential::Cookie(name, param) => quote!(#c_::Cookie(#name, #param)),
-    }
-}
-
-fn param_in(p: rt::ParamIn) -> TokenStream {
-    let p_ = quote!(::stitchgen_runtime::ParamIn);
+fn param_in(p: rt::ParamIn) -> Expr {
+    let pair = |variant, key, name| Expr::Call(variant, vec![Expr::str(key), Expr::str(name)]);
     match p {
-        rt::ParamIn::Query(key, name) => quote!(#p_::Query(#key, #name)),
-        rt::ParamIn::DeepObject(key, name, fields) => {
-            let fields = fields.iter().map(field);
-            quote!(#p_::DeepObject(#key, #name, &[#(#fields),*]))
-        }
-        rt::ParamIn::QueryJson(key, name) => quote!(#p_::QueryJson(#key, #name)),
-        rt::ParamIn::Header(key, name) => quote!(#p_::Header(#key, #name)),
-        rt::ParamIn::Cookie(key, name) => quote!(#p_::Cookie(#key, #name)),
+        rt::ParamIn::Query(key, name) => pair("::stitchgen_runtime::ParamIn::Query", key, name),
+        rt::ParamIn::DeepObject(key, name, fields) => Expr::Call(
+            "::stitchgen_runtime::ParamIn::DeepObject",
+            vec![Expr::str(key), Expr::str(name), Expr::slice(fields.iter().map(field).collect())],
+        ),
+        rt::ParamIn::QueryJson(key, name) => pair("::stitchgen_runtime::ParamIn::QueryJson", key, name),
+        rt::ParamIn::Header(key, name) => pair("::stitchgen_runtime::ParamIn::Header", key, name),
+        rt::ParamIn::Cookie(key, name) => pair("::stitchgen_runtime::ParamIn::Cookie", key, name),
     }
 }
 
 /// A view's definition: what the contract declares, the rest from `ViewDef::EMPTY`; a slice
 /// refers to the operation module's `SLICE`.
-fn view(v: &rt::ViewDef, texts: &Texts) -> TokenStream {
+fn view(v: &rt::ViewDef, texts: &Texts) -> Expr {
     let mut fields = Vec::new();
     if v.defaults != rt::ViewDef::EMPTY.defaults {
-        let defaults = raw_literal(v.defaults);
-        fields.push(quote!(defaults: #defaults));
+        fields.push(("defaults", Expr::Word(raw_literal_text(v.defaults))));
     }
     if let Some(schema) = v.output_schema {
-        let name = texts.name(schema.to_owned());
-        fields.push(quote!(output_schema: ::core::option::Option::Some(#name)));
+        fields.push(("output_schema", Expr::some(texts.name(schema))));
     }
     if v.project {
-        fields.push(quote!(project: true));
+        fields.push(("project", Expr::bool(true)));
     }
     if v.slice.is_some() {
-        fields.push(quote!(slice: ::core::option::Option::Some(&SLICE)));
+        fields.push(("slice", Expr::some(Expr::word("&SLICE"))));
     }
-    quote!(::stitchgen_runtime::ViewDef { #(#fields,)* ..::stitchgen_runtime::ViewDef::EMPTY })
+    Expr::Struct("::stitchgen_runtime::ViewDef", fields, Some("::stitchgen_runtime::ViewDef::EMPTY"))
 }
 
-fn field(f: &rt::FieldDef) -> TokenStream {
-    let (name, types, items, values, required) = (f.name, f.types, f.items, f.values, f.required);
-    let (default, description) = (opt_str(f.default), f.description);
-    quote!(::stitchgen_runtime::FieldDef {
-        name: #name,
-        types: &[#(#types),*],
-        items: &[#(#items),*],
-        values: &[#(#values),*],
-        required: #required,
-        default: #default,
-        description: #description,
-    })
+fn field(f: &rt::FieldDef) -> Expr {
+    let fields = vec![
+        ("name", Expr::str(f.name)),
+        ("types", strs(f.types)),
+        ("items", strs(f.items)),
+        ("values", strs(f.values)),
+        ("required", Expr::bool(f.required)),
+        ("default", opt_str(f.default)),
+        ("description", Expr::str(f.description)),
+    ];
+    Expr::Struct("::stitchgen_runtime::FieldDef", fields, None)
 }
 
 /// Whether `k` is `HttpKindDef::PLAIN`: nothing an ordinary JSON endpoint lacks.
@@ -246,107 +248,99 @@ fn plain(k: &rt::HttpKindDef) -> bool {
 }
 
 /// The HTTP-only kinds and the declared status and headers, every field written.
-fn http_kind(k: &rt::HttpKindDef, texts: &Texts) -> TokenStream {
-    let (raw_response, raw_body) = (k.raw_response, k.raw_body);
-    let (content_type, input_content_type) = (opt_str(k.content_type), opt_str(k.input_content_type));
+fn http_kind(k: &rt::HttpKindDef, texts: &Texts) -> Expr {
     let multipart = match &k.multipart {
         Some(m) => {
             let files = m.files.iter().map(|f| {
-                let (name, required, multiple, types) = (f.name, f.required, f.multiple, f.content_types);
-                let (max_files, max_bytes) = (opt_u64(f.max_files), opt_u64(f.max_bytes));
-                quote!(::stitchgen_runtime::FileFieldDef { name: #name, required: #required, multiple: #multiple, max_files: #max_files, max_bytes: #max_bytes, content_types: &[#(#types),*] })
+                let fields = vec![
+                    ("name", Expr::str(f.name)),
+                    ("required", Expr::bool(f.required)),
+                    ("multiple", Expr::bool(f.multiple)),
+                    ("max_files", opt_u64(f.max_files)),
+                    ("max_bytes", opt_u64(f.max_bytes)),
+                    ("content_types", strs(f.content_types)),
+                ];
+                Expr::Struct("::stitchgen_runtime::FileFieldDef", fields, None)
             });
-            let (request, field) = (opt_u64(m.max_request_bytes), opt_u64(m.max_field_bytes));
-            quote!(::core::option::Option::Some(::stitchgen_runtime::MultipartDef { files: &[#(#files),*], max_request_bytes: #request, max_field_bytes: #field }))
+            let fields = vec![
+                ("files", Expr::slice(files.collect())),
+                ("max_request_bytes", opt_u64(m.max_request_bytes)),
+                ("max_field_bytes", opt_u64(m.max_field_bytes)),
+            ];
+            Expr::some(Expr::Struct("::stitchgen_runtime::MultipartDef", fields, None))
         }
-        None => quote!(::core::option::Option::None),
+        None => Expr::none(),
     };
     let status = match k.status {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
+        Some(s) => Expr::some(Expr::int(s, "u16")),
+        None => Expr::none(),
     };
     let headers = k.headers.iter().map(|h| {
-        let (name, required) = (h.name, h.required);
-        quote!(::stitchgen_runtime::HeaderDef { name: #name, required: #required })
+        let fields = vec![("name", Expr::str(h.name)), ("required", Expr::bool(h.required))];
+        Expr::Struct("::stitchgen_runtime::HeaderDef", fields, None)
     });
     let stream = match &k.stream {
         Some(st) => {
             let format = match st.format {
-                rt::StreamFormat::Ndjson => quote!(::stitchgen_runtime::StreamFormat::Ndjson),
-                rt::StreamFormat::Sse => quote!(::stitchgen_runtime::StreamFormat::Sse),
+                rt::StreamFormat::Ndjson => "::stitchgen_runtime::StreamFormat::Ndjson",
+                rt::StreamFormat::Sse => "::stitchgen_runtime::StreamFormat::Sse",
             };
-            let (envelope, terminal) = (st.envelope, st.terminal);
-            let item = texts.name(st.item_schema.to_owned());
             let terminal_schema = match st.terminal_schema {
-                Some(t) => {
-                    let name = texts.name(t.to_owned());
-                    quote!(::core::option::Option::Some(#name))
-                }
-                None => quote!(::core::option::Option::None),
+                Some(t) => Expr::some(texts.name(t)),
+                None => Expr::none(),
             };
-            let (frame, heartbeat, lifetime, idle) = (
-                opt_u64(st.max_frame_bytes),
-                opt_u64(st.heartbeat_ms),
-                opt_u64(st.lifetime_ms),
-                opt_u64(st.idle_timeout_seconds),
-            );
-            quote!(::core::option::Option::Some(::stitchgen_runtime::StreamDef {
-                format: #format, envelope: #envelope, terminal: #terminal, item_schema: #item,
-                terminal_schema: #terminal_schema, max_frame_bytes: #frame, heartbeat_ms: #heartbeat,
-                lifetime_ms: #lifetime, idle_timeout_seconds: #idle,
-            }))
+            let fields = vec![
+                ("format", Expr::word(format)),
+                ("envelope", Expr::bool(st.envelope)),
+                ("terminal", Expr::bool(st.terminal)),
+                ("item_schema", texts.name(st.item_schema)),
+                ("terminal_schema", terminal_schema),
+                ("max_frame_bytes", opt_u64(st.max_frame_bytes)),
+                ("heartbeat_ms", opt_u64(st.heartbeat_ms)),
+                ("lifetime_ms", opt_u64(st.lifetime_ms)),
+                ("idle_timeout_seconds", opt_u64(st.idle_timeout_seconds)),
+            ];
+            Expr::some(Expr::Struct("::stitchgen_runtime::StreamDef", fields, None))
         }
-        None => quote!(::core::option::Option::None),
+        None => Expr::none(),
     };
-    quote! {
-        ::stitchgen_runtime::HttpKindDef {
-            raw_response: #raw_response,
-            content_type: #content_type,
-            raw_body: #raw_body,
-            input_content_type: #input_content_type,
-            multipart: #multipart,
-            status: #status,
-            headers: &[#(#headers),*],
-            stream: #stream,
-        }
-    }
+    let fields = vec![
+        ("raw_response", Expr::bool(k.raw_response)),
+        ("content_type", opt_str(k.content_type)),
+        ("raw_body", Expr::bool(k.raw_body)),
+        ("input_content_type", opt_str(k.input_content_type)),
+        ("multipart", multipart),
+        ("status", status),
+        ("headers", Expr::slice(headers.collect())),
+        ("stream", stream),
+    ];
+    Expr::Struct("::stitchgen_runtime::HttpKindDef", fields, None)
 }
 
-fn slice_plan(plan: &rt::SlicePlan) -> TokenStream {
+fn slice_plan(plan: &rt::SlicePlan) -> Expr {
     match plan {
-        rt::SlicePlan::Keep => quote!(::stitchgen_runtime::SlicePlan::Keep),
+        rt::SlicePlan::Keep => Expr::word("::stitchgen_runtime::SlicePlan::Keep"),
         rt::SlicePlan::Object(fields) => {
-            let each = fields.iter().map(|(k, p)| {
-                let p = slice_plan(p);
-                quote!((#k, #p))
-            });
-            quote!(::stitchgen_runtime::SlicePlan::Object(&[#(#each),*]))
+            let each = fields.iter().map(|(k, p)| Expr::Tuple(vec![Expr::str(k), slice_plan(p)]));
+            Expr::Call("::stitchgen_runtime::SlicePlan::Object", vec![Expr::slice(each.collect())])
         }
         rt::SlicePlan::Array(p) => {
-            let p = slice_plan(p);
-            quote!(::stitchgen_runtime::SlicePlan::Array(&#p))
+            Expr::Call("::stitchgen_runtime::SlicePlan::Array", vec![Expr::Ref(Box::new(slice_plan(p)))])
         }
     }
 }
 
 /// `name: Some(value)` among a static definition's fields, when there is a value.
-fn some(fields: &mut Vec<TokenStream>, name: &str, value: Option<TokenStream>) {
+fn some(fields: &mut Vec<(&'static str, Expr)>, name: &'static str, value: Option<Expr>) {
     if let Some(value) = value {
-        let name = format_ident!("{name}");
-        fields.push(quote!(#name: ::core::option::Option::Some(#value)));
+        fields.push((name, Expr::some(value)));
     }
 }
 
-fn opt_str(s: Option<&str>) -> TokenStream {
-    match s {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    }
+fn opt_str(s: Option<&str>) -> Expr {
+    s.map_or_else(Expr::none, |s| Expr::some(Expr::str(s)))
 }
 
-fn opt_u64(n: Option<u64>) -> TokenStream {
-    match n {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
-        None => quote!(::core::option::Option::None),
-    }
+fn opt_u64(n: Option<u64>) -> Expr {
+    n.map_or_else(Expr::none, |n| Expr::some(Expr::int(n, "u64")))
 }
