@@ -69,6 +69,11 @@ impl Expr {
         Expr::Ref(Box::new(Expr::Array(elems)))
     }
 
+    /// `&self`.
+    pub(super) fn reference(self) -> Expr {
+        Expr::Ref(Box::new(self))
+    }
+
     /// Expressions a single call argument is printed after `(` without a box of its own.
     fn blocklike(&self) -> bool {
         matches!(self, Expr::Struct(..) | Expr::Array(_) | Expr::Tuple(_))

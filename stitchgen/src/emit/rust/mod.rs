@@ -153,10 +153,23 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Ca
         out.item_with(module, ops::STATICS, &statics)?;
     }
     let (body, view_bounds) = ops::body(svc, &ops, &texts);
-    out.item(body)?;
+    for piece in body {
+        match piece {
+            Piece::Text(text) => out.text.push_str(&text),
+            Piece::Tokens(tokens) => out.item(tokens)?,
+        }
+    }
     out.item(documents(catalogs))?;
     out.item(client::client(svc, &ops, view_bounds.as_ref()))?;
     Ok(out.finish())
+}
+
+/// Items of the service module: written as text, or tokens to print.
+enum Piece {
+    /// Lines as printed inside the service module.
+    Text(String),
+    /// Items to print there.
+    Tokens(TokenStream),
 }
 
 /// The service module printed an item (or a few) at a time: each is printed inside the service

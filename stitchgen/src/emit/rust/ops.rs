@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::Piece;
 use super::layout;
-use super::statics::{self, Texts, raw_literal};
+use super::statics::{self, Texts, raw_literal_text};
 use super::{doc, ident, schema_name};
 use crate::model::{Operation, Service};
 use crate::parse::ast::Presenter;
@@ -471,16 +472,20 @@ impl<'a> Op<'a> {
 /// Everything after the operation modules but the client (their text constants, traits,
 /// dispatch, catalog and constructor: called once every module is built, as the modules register
 /// the texts); and the bounds on the views and presenters a service value needs, when any.
-pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (TokenStream, Option<TokenStream>) {
+pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (Vec<Piece>, Option<TokenStream>) {
     let constants = texts.constants();
     let handler_methods = ops.iter().map(Op::handler_method);
     let view_methods: Vec<TokenStream> = ops.iter().filter_map(Op::view_method).collect();
     let presenter_methods: Vec<TokenStream> = ops.iter().flat_map(Op::presenter_methods).collect();
     let arms = ops.iter().map(Op::dispatch_arm);
-    let catalog = ops.iter().map(|o| {
-        let m = &o.ident;
-        quote!(&#m::OPERATION)
-    });
+    let catalog = ops.iter().map(|o| layout::Expr::Word(format!("&{}::OPERATION", o.ident))).collect();
+    let catalog = layout::static_item(
+        1,
+        " Every operation of the service, in declaration order.",
+        "CATALOG",
+        "&[&::stitchgen_runtime::OperationDef]",
+        &layout::Expr::Array(catalog).reference(),
+    );
     let name = &svc.name;
     let handler_doc = format!(" The `{name}` service's handlers: one async method per endpoint and runtime tool.");
     // `Glue<H, V>`: the handler `H`, and the views and presenters of `V` (the handler itself, or
@@ -512,14 +517,13 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (TokenStream
         Some(b) => quote!(H: Handler + #b),
         None => quote!(H: Handler),
     };
-    let types = raw_literal(&present::types_document(svc).to_string());
-    let body = quote! {
-        #constants
-
-        /// Every type's JSON Schema, once: what the operations' schemas refer to (as
-        /// `urn:stitchgen:types`).
-        pub const TYPES: &str = #types;
-
+    // The schema texts, the types document and the catalog are written as text: long literals
+    // and one line per operation, they cost most to parse and print.
+    let types = raw_literal_text(&present::types_document(svc).to_string());
+    let types = format!(
+        "    /// Every type's JSON Schema, once: what the operations' schemas refer to (as\n    /// `urn:stitchgen:types`).\n    pub const TYPES: &str = {types};\n"
+    );
+    let traits = quote! {
         #[doc = #handler_doc]
         pub trait Handler: ::core::marker::Send + ::core::marker::Sync + 'static {
             #(#handler_methods)*
@@ -527,10 +531,8 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (TokenStream
 
         #views
         #presenters
-
-        /// Every operation of the service, in declaration order.
-        pub static CATALOG: &[&::stitchgen_runtime::OperationDef] = &[#(#catalog),*];
-
+    };
+    let glue = quote! {
         struct Glue<H, V>(H, ::core::marker::PhantomData<fn() -> V>);
 
         impl<#glue_bounds> ::stitchgen_runtime::Dispatch for Glue<H, V> {
@@ -554,7 +556,13 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (TokenStream
         pub fn service<#service_bounds>(handler: H) -> ::stitchgen_runtime::Service {
             ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue::<H, H>(handler, ::core::marker::PhantomData))
         }
-
     };
-    (body, view_bounds)
+    let pieces = vec![
+        Piece::Text(constants),
+        Piece::Text(types),
+        Piece::Tokens(traits),
+        Piece::Text(catalog),
+        Piece::Tokens(glue),
+    ];
+    (pieces, view_bounds)
 }

@@ -2,8 +2,6 @@
 //! generated module declares is one the in-memory service serves. Only what differs from the
 //! runtime's `EMPTY` and `PLAIN` values is written.
 
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
 use stitchgen_runtime as rt;
 
 use super::layout::Expr;
@@ -28,32 +26,22 @@ impl Texts {
         Expr::Word(format!("super::SCHEMA_{index}"))
     }
 
-    /// The constants, in the order first used.
-    pub(super) fn constants(&self) -> TokenStream {
-        let items = self
-            .0
-            .borrow()
-            .iter()
-            .map(|(text, index)| {
-                let name = format_ident!("SCHEMA_{}", index);
-                let lit = raw_literal(text);
-                quote!(const #name: &str = #lit;)
-            })
-            .collect::<Vec<_>>();
-        quote!(#(#items)*)
+    /// The constants, in the order first used, as printed inside the service module.
+    pub(super) fn constants(&self) -> String {
+        let mut out = String::new();
+        for (text, index) in self.0.borrow().iter() {
+            let lit = raw_literal_text(text);
+            out.push_str(&format!("    const SCHEMA_{index}: &str = {lit};\n"));
+        }
+        out
     }
 }
 
-/// `text` as a raw string literal (JSON is full of quotes: a raw literal is easier to read and
+/// `text` as the text of a raw string literal (JSON is full of quotes: a raw literal is easier to read and
 /// cheaper to parse than one escape per quote), with enough `#`s that no `"#…` inside ends it
 /// early. Compact JSON has no newline or other control character, so the raw form holds it as
 /// it is.
-pub(super) fn raw_literal(text: &str) -> proc_macro2::Literal {
-    raw_literal_text(text).parse().expect("a raw string literal parses")
-}
-
-/// The text of [`raw_literal`].
-fn raw_literal_text(text: &str) -> String {
+pub(super) fn raw_literal_text(text: &str) -> String {
     if text.chars().any(|c| c.is_control() || super::rewrite::is_bidi(c)) {
         // Escaped, so the source shows what the text holds.
         return proc_macro2::Literal::string(text).to_string();
