@@ -149,8 +149,10 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Ca
     })?;
     out.item(types_mod(TokenStream::new()))?;
     for op in &ops {
-        let (module, statics) = op.module();
-        out.item_with(module, ops::STATICS, &statics)?;
+        match op.module() {
+            ops::Module::Text(text) => out.text.push_str(&text),
+            ops::Module::Printed(module, statics) => out.item_with(module, ops::STATICS, &statics)?,
+        }
     }
     let (body, view_bounds) = ops::body(svc, &ops, &texts);
     for piece in body {

@@ -16,6 +16,13 @@ use crate::present;
 /// The line [`Op::module`]'s placeholder prints as, which its statics' text replaces.
 pub(super) const STATICS: &str = "        const __STITCHGEN_STATICS: () = ();\n";
 
+/// An operation's module: its text, or tokens to print with the text of its statics in place of
+/// the line [`STATICS`].
+pub(super) enum Module {
+    Text(String),
+    Printed(TokenStream, String),
+}
+
 /// One operation with the names and types its generated code uses.
 pub(super) struct Op<'a> {
     index: usize,
@@ -273,18 +280,14 @@ impl<'a> Op<'a> {
         a
     }
 
-    /// The operation's module, with a placeholder item ([`STATICS`]) where its statics go, and
-    /// their text: they are most of the module, and written as text rather than printed.
-    pub(super) fn module(&self) -> (TokenStream, String) {
-        let m = &self.ident;
-        let d = doc(&self.op.desc);
+    /// The operation's module. Its statics are most of it, and written as text; the rest is
+    /// too where it is type aliases under a one-line doc, else printed around the statics.
+    pub(super) fn module(&self) -> Module {
         let action = &self.op.action;
-        let mut items = Vec::new();
-        let mut alias = |name: &str, ty: &Option<TokenStream>, what: &str| {
+        let mut aliases = Vec::new();
+        let mut alias = |name: &'static str, ty: &Option<TokenStream>, what: &str| {
             if let Some(ty) = ty {
-                let name = format_ident!("{}", name);
-                let text = format!(" {what} of `{action}`.");
-                items.push(quote!(#[doc = #text] pub type #name = #ty;));
+                aliases.push((name, ty.clone(), format!(" {what} of `{action}`.")));
             }
         };
         alias("Params", &self.params, "Path parameters");
@@ -296,20 +299,36 @@ impl<'a> Op<'a> {
             let answer = self.answer.clone().or_else(|| self.output.clone());
             alias("ToolAnswer", &answer, "Answer on the tool surfaces (the view)");
         }
+        let def = present::defs::operation(self.op, self.svc);
+        let mut statics = statics::slice(&def).unwrap_or_default();
+        let what = " What the contract declares about this operation.";
+        let value = statics::operation(&def, self.texts);
+        statics.push_str(&layout::static_item(2, what, "OPERATION", "::stitchgen_runtime::OperationDef", &value));
         let answer = self.answer_type();
+        let headers = self.headers_type();
+        let asks = super::asks::module(self.op);
+        if answer.is_none()
+            && headers.is_none()
+            && asks.is_none()
+            && let Some(text) = self.module_text(&aliases, &statics)
+        {
+            return Module::Text(text);
+        }
+        let m = &self.ident;
+        let d = doc(&self.op.desc);
+        let items: Vec<TokenStream> = aliases
+            .iter()
+            .map(|(name, ty, text)| {
+                let name = format_ident!("{}", name);
+                quote!(#[doc = #text] pub type #name = #ty;)
+            })
+            .collect();
         let uses_types = items.iter().chain(&answer).any(|t| t.to_string().contains("types ::"));
         let import = uses_types.then(|| {
             quote!(
                 use super::types;
             )
         });
-        let def = present::defs::operation(self.op, self.svc);
-        let mut statics = statics::slice(&def).unwrap_or_default();
-        let doc = " What the contract declares about this operation.";
-        let value = statics::operation(&def, self.texts);
-        statics.push_str(&layout::static_item(2, doc, "OPERATION", "::stitchgen_runtime::OperationDef", &value));
-        let headers = self.headers_type();
-        let asks = super::asks::module(self.op);
         let module = quote! {
             #d
             pub mod #m {
@@ -321,7 +340,31 @@ impl<'a> Op<'a> {
                 const __STITCHGEN_STATICS: () = ();
             }
         };
-        (module, statics)
+        Module::Printed(module, statics)
+    }
+
+    /// The module as printed, when it is a one-line doc, aliases of types in `types` and the
+    /// statics (`None` otherwise: printed then).
+    fn module_text(&self, aliases: &[(&'static str, TokenStream, String)], statics: &str) -> Option<String> {
+        let mut text = format!(
+            "    ///{}\n    pub mod {} {{\n",
+            super::rewrite::doc_comment(&format!(" {}", self.op.desc.trim()))?,
+            self.ident
+        );
+        if !aliases.is_empty() {
+            text.push_str("        use super::types;\n");
+        }
+        for (name, ty, doc) in aliases {
+            let ty = ty.to_string();
+            let ident = ty.strip_prefix("types :: ").filter(|i| i.chars().all(|c| c.is_alphanumeric() || c == '_'))?;
+            text.push_str(&format!(
+                "        ///{}\n        pub type {name} = types::{ident};\n",
+                super::rewrite::doc_comment(doc)?
+            ));
+        }
+        text.push_str(statics);
+        text.push_str("    }\n");
+        Some(text)
     }
 
     fn handler_method(&self) -> TokenStream {

@@ -167,6 +167,16 @@ fn doc_safe(text: &str) -> String {
     out
 }
 
+/// What follows `///` where prettyplease prints `#[doc = text]` once finished, for the first
+/// doc comment of an item printed on its own; `None` where that is not one `///` line (a line
+/// break, a code fence, which changes how the docs after it are finished).
+pub(super) fn doc_comment(text: &str) -> Option<String> {
+    if text.contains('\n') || text.trim_start().starts_with("```") || text.starts_with('/') {
+        return None;
+    }
+    Some(doc_literal(&doc_safe(text)).trim_end_matches(' ').to_owned())
+}
+
 /// A doc line shown as written by rustdoc: outside code spans, `[`, `]` and `<` are escaped so
 /// that contract text never becomes an intra-doc link or an HTML tag.
 fn doc_literal(line: &str) -> String {
