@@ -18,44 +18,70 @@ const OWN: &[&str] = &["new", "transport"];
 /// operation forwarded), and `remote`, the service in front of another server; nothing when no
 /// operation is served on HTTP. `views` bounds the type whose views and presenters a remote
 /// service runs, when the contract declares any.
-pub(super) fn client(svc: &Service, ops: &[Op<'_>], views: Option<&TokenStream>) -> TokenStream {
-    let methods: Vec<TokenStream> = ops.iter().filter_map(method).collect();
-    if methods.is_empty() {
-        return TokenStream::new();
+pub(super) fn client(
+    svc: &Service,
+    ops: &[Op<'_>],
+    views: Option<&TokenStream>,
+    out: &mut super::Printer,
+) -> Result<(), String> {
+    if !ops.iter().any(|o| method_name(o).is_some()) {
+        return Ok(());
     }
-    let forwards = ops.iter().map(forward);
-    let remote = remote(svc, views);
     let text = format!(
         " A typed client of the `{}` service: one method per endpoint served on HTTP, typed as its handler is, each call made through `T`. `::stitchgen_runtime::client::HttpClient` (runtime feature `client`) sends it as this module's HTTP router reads it.",
         svc.name
     );
-    quote! {
+    out.item(quote! {
         #[doc = #text]
         #[derive(Clone, Debug)]
         pub struct Client<T>(T);
-
-        impl<T: ::stitchgen_runtime::client::Transport> Client<T> {
-            /// A client that makes its calls through `transport`.
-            pub fn new(transport: T) -> Self {
-                Client(transport)
-            }
-
-            /// The transport the calls go through.
-            pub fn transport(&self) -> &T {
-                &self.0
-            }
-
-            #(#methods)*
+    })?;
+    let apart = super::apart(ops);
+    let own = quote! {
+        /// A client that makes its calls through `transport`.
+        pub fn new(transport: T) -> Self {
+            Client(transport)
         }
 
-        /// The handler that forwards each call to the server behind the transport; a runtime tool,
-        /// which has no route, answers `NOT_IMPLEMENTED`.
-        impl<T: ::stitchgen_runtime::client::Transport + 'static> Handler for Client<T> {
-            #(#forwards)*
+        /// The transport the calls go through.
+        pub fn transport(&self) -> &T {
+            &self.0
         }
-
-        #remote
-    }
+    };
+    let client = |methods: TokenStream| {
+        quote! {
+            impl<T: ::stitchgen_runtime::client::Transport> Client<T> {
+                #methods
+            }
+        }
+    };
+    let methods = std::iter::once(own).chain(ops.iter().filter_map(method));
+    out.chunked(
+        client,
+        quote!(
+            fn __stitchgen_marker() {}
+        ),
+        methods,
+        apart,
+    )?;
+    let handler = |forwards: TokenStream| {
+        quote! {
+            /// The handler that forwards each call to the server behind the transport; a runtime tool,
+            /// which has no route, answers `NOT_IMPLEMENTED`.
+            impl<T: ::stitchgen_runtime::client::Transport + 'static> Handler for Client<T> {
+                #forwards
+            }
+        }
+    };
+    out.chunked(
+        handler,
+        quote!(
+            fn __stitchgen_marker() {}
+        ),
+        ops.iter().map(forward),
+        apart,
+    )?;
+    out.item(remote(svc, views))
 }
 
 /// `remote(transport)`: the service whose handler is the client. With views or presenters

@@ -154,24 +154,16 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Ca
             ops::Module::Printed(module, statics) => out.item_with(module, ops::STATICS, &statics)?,
         }
     }
-    let (body, view_bounds) = ops::body(svc, &ops, &texts);
-    for piece in body {
-        match piece {
-            Piece::Text(text) => out.text.push_str(&text),
-            Piece::Tokens(tokens) => out.item(tokens)?,
-        }
-    }
+    let view_bounds = ops::body(svc, &ops, &texts, &mut out)?;
     out.item(documents(catalogs))?;
-    out.item(client::client(svc, &ops, view_bounds.as_ref()))?;
+    client::client(svc, &ops, view_bounds.as_ref(), &mut out)?;
     Ok(out.finish())
 }
 
-/// Items of the service module: written as text, or tokens to print.
-enum Piece {
-    /// Lines as printed inside the service module.
-    Text(String),
-    /// Items to print there.
-    Tokens(TokenStream),
+/// Whether the items printed for `ops` may be printed apart (see [`Printer::chunked`]): none of
+/// their doc comments, the operations' descriptions, opens a code fence.
+fn apart(ops: &[ops::Op<'_>]) -> bool {
+    ops.iter().all(|o| !o.op.desc.trim().starts_with("```"))
 }
 
 /// The service module printed an item (or a few) at a time: each is printed inside the service
@@ -207,6 +199,41 @@ impl Printer {
         self.text.push_str(&printed[..at]);
         self.text.push_str(text);
         self.text.push_str(&printed[at + placeholder.len()..]);
+        Ok(())
+    }
+
+    /// Prints the item `make(inner)`, its inner items (an impl's or a trait's items, a match's
+    /// arms) printed a few at a time, so that only those items' tokens and tree are alive at
+    /// once. The item's own lines are those printing it around `marker` gives: an inner item
+    /// alone on its line, named `__stitchgen_marker`. Items are printed apart only where
+    /// `apart`: where no doc comment among them opens a code fence (the printer's finishing pass
+    /// follows fences from one doc comment to the next); all at once otherwise.
+    fn chunked(
+        &mut self,
+        make: impl Fn(TokenStream) -> TokenStream,
+        marker: TokenStream,
+        items: impl Iterator<Item = TokenStream>,
+        apart: bool,
+    ) -> Result<(), String> {
+        /// Inner items printed together: few enough that their trees stay small.
+        const CHUNK: usize = 64;
+        let mut items = items.peekable();
+        if !apart || items.peek().is_none() {
+            return self.item(make(items.collect()));
+        }
+        let around = self.printed(make(marker))?;
+        let at = around.find("__stitchgen_marker").ok_or("the marker printed unlike itself")?;
+        let start = around[..at].rfind('\n').map_or(0, |n| n + 1);
+        let end = around[at..].find('\n').map_or(around.len(), |n| at + n + 1);
+        let (head, tail) = (&around[..start], &around[end..]);
+        self.text.push_str(head);
+        while items.peek().is_some() {
+            let chunk: TokenStream = items.by_ref().take(CHUNK).collect();
+            let printed = self.printed(make(chunk))?;
+            let inner = printed.strip_prefix(head).and_then(|p| p.strip_suffix(tail));
+            self.text.push_str(inner.ok_or("inner items printed unlike their item")?);
+        }
+        self.text.push_str(tail);
         Ok(())
     }
 

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::Piece;
 use super::layout;
 use super::statics::{self, Texts, raw_literal_text};
 use super::{doc, ident, schema_name};
@@ -515,12 +514,15 @@ impl<'a> Op<'a> {
 /// Everything after the operation modules but the client (their text constants, traits,
 /// dispatch, catalog and constructor: called once every module is built, as the modules register
 /// the texts); and the bounds on the views and presenters a service value needs, when any.
-pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (Vec<Piece>, Option<TokenStream>) {
+pub(super) fn body(
+    svc: &Service,
+    ops: &[Op<'_>],
+    texts: &Texts,
+    out: &mut super::Printer,
+) -> Result<Option<TokenStream>, String> {
     let constants = texts.constants();
-    let handler_methods = ops.iter().map(Op::handler_method);
     let view_methods: Vec<TokenStream> = ops.iter().filter_map(Op::view_method).collect();
     let presenter_methods: Vec<TokenStream> = ops.iter().flat_map(Op::presenter_methods).collect();
-    let arms = ops.iter().map(Op::dispatch_arm);
     let catalog = ops.iter().map(|o| layout::Expr::Word(format!("&{}::OPERATION", o.ident))).collect();
     let catalog = layout::static_item(
         1,
@@ -566,46 +568,66 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts) -> (Vec<Piece>,
     let types = format!(
         "    /// Every type's JSON Schema, once: what the operations' schemas refer to (as\n    /// `urn:stitchgen:types`).\n    pub const TYPES: &str = {types};\n"
     );
-    let traits = quote! {
-        #[doc = #handler_doc]
-        pub trait Handler: ::core::marker::Send + ::core::marker::Sync + 'static {
-            #(#handler_methods)*
+    let handler = |methods: TokenStream| {
+        quote! {
+            #[doc = #handler_doc]
+            pub trait Handler: ::core::marker::Send + ::core::marker::Sync + 'static {
+                #methods
+            }
         }
-
-        #views
-        #presenters
     };
     let glue = quote! {
         struct Glue<H, V>(H, ::core::marker::PhantomData<fn() -> V>);
-
-        impl<#glue_bounds> ::stitchgen_runtime::Dispatch for Glue<H, V> {
-            fn call<'a>(
-                &'a self,
-                op: usize,
-                ctx: &'a ::stitchgen_runtime::Ctx,
-                call: ::stitchgen_runtime::Call,
-            ) -> ::stitchgen_runtime::BoxFuture<'a, ::core::result::Result<::stitchgen_runtime::Answer, ::stitchgen_runtime::AppError>> {
-                let _ = (&ctx, &call);
-                match op {
-                    #(#arms)*
-                    _ => ::std::boxed::Box::pin(async move {
-                        ::core::result::Result::Err(::stitchgen_runtime::AppError::new(::stitchgen_runtime::ErrorCode::NotFound, "no such operation"))
-                    }),
+    };
+    let dispatch = |arms: TokenStream| {
+        quote! {
+            impl<#glue_bounds> ::stitchgen_runtime::Dispatch for Glue<H, V> {
+                fn call<'a>(
+                    &'a self,
+                    op: usize,
+                    ctx: &'a ::stitchgen_runtime::Ctx,
+                    call: ::stitchgen_runtime::Call,
+                ) -> ::stitchgen_runtime::BoxFuture<'a, ::core::result::Result<::stitchgen_runtime::Answer, ::stitchgen_runtime::AppError>> {
+                    let _ = (&ctx, &call);
+                    match op {
+                        #arms
+                        _ => ::std::boxed::Box::pin(async move {
+                            ::core::result::Result::Err(::stitchgen_runtime::AppError::new(::stitchgen_runtime::ErrorCode::NotFound, "no such operation"))
+                        }),
+                    }
                 }
             }
         }
-
+    };
+    let service = quote! {
         /// Turns a handler into the runtime's service, which every adapter mounts.
         pub fn service<#service_bounds>(handler: H) -> ::stitchgen_runtime::Service {
             ::stitchgen_runtime::Service::new(TYPES, CATALOG, Glue::<H, H>(handler, ::core::marker::PhantomData))
         }
     };
-    let pieces = vec![
-        Piece::Text(constants),
-        Piece::Text(types),
-        Piece::Tokens(traits),
-        Piece::Text(catalog),
-        Piece::Tokens(glue),
-    ];
-    (pieces, view_bounds)
+    out.text.push_str(&constants);
+    out.text.push_str(&types);
+    let (methods, arms) = (ops.iter().map(Op::handler_method), ops.iter().map(Op::dispatch_arm));
+    if super::apart(ops) {
+        out.chunked(
+            handler,
+            quote!(
+                fn __stitchgen_marker();
+            ),
+            methods,
+            true,
+        )?;
+        out.item(quote!(#views #presenters))?;
+        out.text.push_str(&catalog);
+        out.item(glue)?;
+        out.chunked(dispatch, quote!(__stitchgen_marker => {}), arms, true)?;
+        out.item(service)?;
+    } else {
+        // Printed as one, as the finishing pass follows a code fence from one doc to the next.
+        let (handler, dispatch) = (handler(methods.collect()), dispatch(arms.collect()));
+        out.item(quote!(#handler #views #presenters))?;
+        out.text.push_str(&catalog);
+        out.item(quote!(#glue #dispatch #service))?;
+    }
+    Ok(view_bounds)
 }
