@@ -36,7 +36,6 @@ pub(super) fn client(
         #[derive(Clone, Debug)]
         pub struct Client<T>(T);
     })?;
-    let apart = super::apart(ops);
     let own = quote! {
         /// A client that makes its calls through `transport`.
         pub fn new(transport: T) -> Self {
@@ -62,7 +61,6 @@ pub(super) fn client(
             fn __stitchgen_marker() {}
         ),
         methods,
-        apart,
     )?;
     let handler = |forwards: TokenStream| {
         quote! {
@@ -79,7 +77,6 @@ pub(super) fn client(
             fn __stitchgen_marker() {}
         ),
         ops.iter().map(forward),
-        apart,
     )?;
     out.item(remote(svc, views))
 }

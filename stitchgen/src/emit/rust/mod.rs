@@ -160,12 +160,6 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Ca
     Ok(out.finish())
 }
 
-/// Whether the items printed for `ops` may be printed apart (see [`Printer::chunked`]): none of
-/// their doc comments, the operations' descriptions, opens a code fence.
-fn apart(ops: &[ops::Op<'_>]) -> bool {
-    ops.iter().all(|o| !o.op.desc.trim().starts_with("```"))
-}
-
 /// The service module printed an item (or a few) at a time: each is printed inside the service
 /// module (so at the depth it has in the file, broken into the same lines) and kept as text, so
 /// that the tokens and syntax tree of one operation are alive at a time, never the whole
@@ -205,20 +199,18 @@ impl Printer {
     /// Prints the item `make(inner)`, its inner items (an impl's or a trait's items, a match's
     /// arms) printed a few at a time, so that only those items' tokens and tree are alive at
     /// once. The item's own lines are those printing it around `marker` gives: an inner item
-    /// alone on its line, named `__stitchgen_marker`. Items are printed apart only where
-    /// `apart`: where no doc comment among them opens a code fence (the printer's finishing pass
-    /// follows fences from one doc comment to the next); all at once otherwise.
+    /// alone on its line, named `__stitchgen_marker`. (Inner items print alike together or
+    /// apart: each is laid out, and its docs finished, on its own.)
     fn chunked(
         &mut self,
         make: impl Fn(TokenStream) -> TokenStream,
         marker: TokenStream,
         items: impl Iterator<Item = TokenStream>,
-        apart: bool,
     ) -> Result<(), String> {
         /// Inner items printed together: few enough that their trees stay small.
         const CHUNK: usize = 64;
         let mut items = items.peekable();
-        if !apart || items.peek().is_none() {
+        if items.peek().is_none() {
             return self.item(make(items.collect()));
         }
         let around = self.printed(make(marker))?;

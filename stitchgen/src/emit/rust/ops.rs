@@ -608,26 +608,17 @@ pub(super) fn body(
     out.text.push_str(&constants);
     out.text.push_str(&types);
     let (methods, arms) = (ops.iter().map(Op::handler_method), ops.iter().map(Op::dispatch_arm));
-    if super::apart(ops) {
-        out.chunked(
-            handler,
-            quote!(
-                fn __stitchgen_marker();
-            ),
-            methods,
-            true,
-        )?;
-        out.item(quote!(#views #presenters))?;
-        out.text.push_str(&catalog);
-        out.item(glue)?;
-        out.chunked(dispatch, quote!(__stitchgen_marker => {}), arms, true)?;
-        out.item(service)?;
-    } else {
-        // Printed as one, as the finishing pass follows a code fence from one doc to the next.
-        let (handler, dispatch) = (handler(methods.collect()), dispatch(arms.collect()));
-        out.item(quote!(#handler #views #presenters))?;
-        out.text.push_str(&catalog);
-        out.item(quote!(#glue #dispatch #service))?;
-    }
+    out.chunked(
+        handler,
+        quote!(
+            fn __stitchgen_marker();
+        ),
+        methods,
+    )?;
+    out.item(quote!(#views #presenters))?;
+    out.text.push_str(&catalog);
+    out.item(glue)?;
+    out.chunked(dispatch, quote!(__stitchgen_marker => {}), arms)?;
+    out.item(service)?;
     Ok(view_bounds)
 }

@@ -91,7 +91,7 @@ pub(super) fn finish(file: &mut syn::File) {
     Finisher { in_fence: false }.visit_file_mut(file);
 }
 
-/// Walks the module; `in_fence` follows fenced code blocks across the lines of a doc comment.
+/// Walks the module; `in_fence` follows fenced code blocks across the lines of an item's docs.
 struct Finisher {
     in_fence: bool,
 }
@@ -168,13 +168,48 @@ fn doc_safe(text: &str) -> String {
 }
 
 /// What follows `///` where prettyplease prints `#[doc = text]` once finished, for the first
-/// doc comment of an item printed on its own; `None` where that is not one `///` line (a line
-/// break, a code fence, which changes how the docs after it are finished).
+/// doc comment of an item; `None` where that is not one `///` line (a line break, a code fence).
 pub(super) fn doc_comment(text: &str) -> Option<String> {
     if text.contains('\n') || text.trim_start().starts_with("```") || text.starts_with('/') {
         return None;
     }
     Some(doc_literal(&doc_safe(text)).trim_end_matches(' ').to_owned())
+}
+
+/// A doc comment's text as rustdoc should show it, a line at a time; `in_fence` follows code
+/// fences from line to line (and from one `#[doc]` of an item to the next). Outside a fence a
+/// line is shown as written ([`doc_literal`]); inside, as is. A fence opened without a language,
+/// or with text rustdoc would read as code block attributes, opens a `text` block, the text on
+/// the next line: description text is never a doctest, nor a rustdoc warning.
+fn finish_doc(text: &str, in_fence: &mut bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (n, line) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        let line = doc_safe(line);
+        let Some(info) = line.trim_start().strip_prefix("```") else {
+            out.push_str(&if *in_fence { line } else { doc_literal(&line) });
+            continue;
+        };
+        if *in_fence {
+            out.push_str(&line);
+            if !info.trim().is_empty() {
+                // Code: only a bare fence closes one.
+                continue;
+            }
+        } else {
+            let lead = &line[..line.len() - info.len() - 3];
+            let language = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ',' | '+' | '.');
+            match info.trim() {
+                "" => out.push_str(&format!("{lead}```text")),
+                word if word.chars().all(language) => out.push_str(&line),
+                rest => out.push_str(&format!("{lead}```text\n{lead}{rest}")),
+            }
+        }
+        *in_fence = !*in_fence;
+    }
+    out
 }
 
 /// A doc line shown as written by rustdoc: outside code spans, `[`, `]` and `<` are escaped so
@@ -259,15 +294,40 @@ impl syn::visit_mut::VisitMut for Finisher {
             && let syn::Meta::NameValue(nv) = &mut a.meta
             && let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) = &mut nv.value
         {
-            let line = text.value();
-            let fence = line.trim_start().starts_with("```");
-            let safe = if fence || self.in_fence { doc_safe(&line) } else { doc_literal(&doc_safe(&line)) };
-            self.in_fence ^= fence;
-            if safe != line {
+            let text_value = text.value();
+            let safe = finish_doc(&text_value, &mut self.in_fence);
+            if safe != text_value {
                 *text = syn::LitStr::new(&safe, text.span());
             }
         }
         syn::visit_mut::visit_attribute_mut(self, a);
+    }
+
+    // A code fence never runs from one item's (field's, variant's) doc comment into the next's:
+    // rustdoc reads each item's docs on their own.
+    fn visit_item_mut(&mut self, i: &mut syn::Item) {
+        self.in_fence = false;
+        syn::visit_mut::visit_item_mut(self, i);
+    }
+
+    fn visit_trait_item_mut(&mut self, i: &mut syn::TraitItem) {
+        self.in_fence = false;
+        syn::visit_mut::visit_trait_item_mut(self, i);
+    }
+
+    fn visit_impl_item_mut(&mut self, i: &mut syn::ImplItem) {
+        self.in_fence = false;
+        syn::visit_mut::visit_impl_item_mut(self, i);
+    }
+
+    fn visit_field_mut(&mut self, f: &mut syn::Field) {
+        self.in_fence = false;
+        syn::visit_mut::visit_field_mut(self, f);
+    }
+
+    fn visit_variant_mut(&mut self, v: &mut syn::Variant) {
+        self.in_fence = false;
+        syn::visit_mut::visit_variant_mut(self, v);
     }
 
     fn visit_path_mut(&mut self, p: &mut syn::Path) {
@@ -382,5 +442,41 @@ impl syn::visit_mut::VisitMut for Finisher {
             f.attrs.insert(0, doc(&format!("`{}`.", f.sig.ident)));
         }
         syn::visit_mut::visit_impl_item_fn_mut(self, f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::finish_doc;
+
+    fn finished(lines: &[&str]) -> Vec<String> {
+        let mut in_fence = false;
+        lines.iter().map(|l| finish_doc(l, &mut in_fence)).collect()
+    }
+
+    #[test]
+    fn text_outside_a_fence_is_shown_as_written_and_inside_as_is() {
+        let doc = " See [a] <b>\n```json\n{\"a\": [1]}\n```\nthen [c]";
+        let want = " See \\[a\\] \\<b>\n```json\n{\"a\": [1]}\n```\nthen \\[c\\]";
+        assert_eq!(finish_doc(doc, &mut false), want);
+    }
+
+    #[test]
+    fn a_fence_without_a_language_is_text_never_a_doctest() {
+        assert_eq!(
+            finished(&[" ```", " let x = [1];", " ```", " [d]"]),
+            [" ```text", " let x = [1];", " ```", " \\[d\\]"]
+        );
+    }
+
+    #[test]
+    fn text_after_a_fence_that_is_no_language_goes_to_the_next_line() {
+        let doc = "``` <quantity> ::= <digit>\n<digit> ::= 0 | 1";
+        assert_eq!(finish_doc(doc, &mut false), "```text\n<quantity> ::= <digit>\n<digit> ::= 0 | 1");
+    }
+
+    #[test]
+    fn only_a_bare_fence_closes_one() {
+        assert_eq!(finished(&["```", "```json", "[x]", "```", "[x]"]), ["```text", "```json", "[x]", "```", "\\[x\\]"]);
     }
 }
