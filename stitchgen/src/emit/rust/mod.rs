@@ -1,6 +1,8 @@
 //! The Rust module of one contract: types (typify), one module per operation with its static
 //! `OperationDef`, the handler trait, the projection and presenter traits, and the constructor of
-//! the runtime's type-erased service. Formatted by prettyplease; paths are absolute.
+//! the runtime's type-erased service. Formatted by prettyplease, but for the statics, schema
+//! texts and plain operation modules, written straight as the text it prints (`layout`);
+//! paths are absolute.
 
 mod asks;
 mod client;
