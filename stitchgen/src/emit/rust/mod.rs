@@ -191,10 +191,10 @@ impl Printer {
     /// Prints `items` with the line `placeholder` prints as replaced by `text`.
     fn item_with(&mut self, items: TokenStream, placeholder: &str, text: &str) -> Result<(), String> {
         let printed = self.printed(items)?;
-        let at = printed.find(placeholder).ok_or("a placeholder printed unlike itself")?;
-        self.text.push_str(&printed[..at]);
+        let (before, after) = last_item(&printed, placeholder).ok_or("a placeholder printed unlike itself")?;
+        self.text.push_str(before);
         self.text.push_str(text);
-        self.text.push_str(&printed[at + placeholder.len()..]);
+        self.text.push_str(after);
         Ok(())
     }
 
@@ -247,6 +247,14 @@ impl Printer {
         self.text.push_str("}\n");
         self.text
     }
+}
+
+/// `printed` split around `placeholder`, the last item of the item printed: its last line but
+/// the closing brace. (Contract text may hold the placeholder's line too, in a doc comment.)
+fn last_item<'a>(printed: &'a str, placeholder: &str) -> Option<(&'a str, &'a str)> {
+    let at = printed.rfind(placeholder)?;
+    let after = &printed[at + placeholder.len()..];
+    (after.trim_start_matches(' ') == "}\n").then(|| (&printed[..at], after))
 }
 
 /// The documents of the module's generation, read from beside it (every generation writes its
@@ -336,6 +344,19 @@ mod tests {
         let theirs = "pub mod s {\n    /// Types.\n    pub mod types {\n        pub struct A;\n    }\n}\n";
         let want = "pub mod s {\n    const _: () = ();\n    /// Types.\n    pub mod types {\n        pub struct A;\n    }\n    pub mod get {}\n}\n";
         assert_eq!(splice(ours, theirs).as_deref(), Some(want));
+    }
+
+    #[test]
+    fn statics_take_the_place_of_the_last_item_not_of_doc_text_like_it() {
+        let placeholder = "        const X: () = ();\n";
+        let printed = "    /**\n        const X: () = ();\n*/\n    pub mod m {\n        const X: () = ();\n    }\n";
+        let (before, after) = super::last_item(printed, placeholder).expect("the placeholder is the last item");
+        assert_eq!(before, "    /**\n        const X: () = ();\n*/\n    pub mod m {\n");
+        assert_eq!(after, "    }\n");
+        assert_eq!(
+            super::last_item("    pub mod m {\n        const X: () = ();\n        type T = ();\n    }\n", placeholder),
+            None
+        );
     }
 
     #[test]

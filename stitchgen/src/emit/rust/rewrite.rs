@@ -178,9 +178,11 @@ pub(super) fn doc_comment(text: &str) -> Option<String> {
 
 /// A doc comment's text as rustdoc should show it, a line at a time; `in_fence` follows code
 /// fences from line to line (and from one `#[doc]` of an item to the next). Outside a fence a
-/// line is shown as written ([`doc_literal`]); inside, as is. A fence opened without a language,
-/// or with text rustdoc would read as code block attributes, opens a `text` block, the text on
-/// the next line: description text is never a doctest, nor a rustdoc warning.
+/// line is shown as written ([`doc_literal`]); inside, as is. A fence opened without a language
+/// or as Rust opens a `text` block, and one with text rustdoc would read as code block
+/// attributes a `text` block with that text on the next line: description text is never a
+/// doctest, nor a rustdoc warning. (Not handled: `~~~` fences, fences longer than three
+/// backticks, fences in quotes or lists, and indented code blocks.)
 fn finish_doc(text: &str, in_fence: &mut bool) -> String {
     let mut out = String::with_capacity(text.len());
     for (n, line) in text.split('\n').enumerate() {
@@ -201,8 +203,14 @@ fn finish_doc(text: &str, in_fence: &mut bool) -> String {
         } else {
             let lead = &line[..line.len() - info.len() - 3];
             let language = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ',' | '+' | '.');
+            // Tags that make rustdoc compile and run the block.
+            let runs = |tag: &str| {
+                matches!(tag, "rust" | "no_run" | "should_panic" | "compile_fail" | "test_harness" | "standalone_crate")
+                    || tag.starts_with("edition")
+            };
             match info.trim() {
                 "" => out.push_str(&format!("{lead}```text")),
+                word if word.split(',').any(|t| runs(t.trim())) => out.push_str(&format!("{lead}```text")),
                 word if word.chars().all(language) => out.push_str(&line),
                 rest => out.push_str(&format!("{lead}```text\n{lead}{rest}")),
             }
@@ -473,6 +481,13 @@ mod tests {
     fn text_after_a_fence_that_is_no_language_goes_to_the_next_line() {
         let doc = "``` <quantity> ::= <digit>\n<digit> ::= 0 | 1";
         assert_eq!(finish_doc(doc, &mut false), "```text\n<quantity> ::= <digit>\n<digit> ::= 0 | 1");
+    }
+
+    #[test]
+    fn a_fence_rustdoc_would_run_is_text() {
+        assert_eq!(finished(&["```rust", "curl -X GET", "```"]), ["```text", "curl -X GET", "```"]);
+        assert_eq!(finished(&["```no_run,edition2021", "x", "```"]), ["```text", "x", "```"]);
+        assert_eq!(finished(&["```json", "{}", "```"]), ["```json", "{}", "```"]);
     }
 
     #[test]
