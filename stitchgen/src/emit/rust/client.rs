@@ -54,7 +54,9 @@ pub(super) fn client(
             }
         }
     };
-    let methods = std::iter::once(own).chain(ops.iter().filter_map(method));
+    let vary = |tokens: TokenStream, op: &Op<'_>| super::shapes::Varying { tokens, words: op.words() };
+    let methods = std::iter::once(super::shapes::Varying::fixed(own))
+        .chain(ops.iter().filter_map(|o| method(o).map(|m| vary(m, o))));
     out.chunked(
         client,
         quote!(
@@ -76,7 +78,7 @@ pub(super) fn client(
         quote!(
             fn __stitchgen_marker() {}
         ),
-        ops.iter().map(forward),
+        ops.iter().map(|o| vary(forward(o), o)),
     )?;
     out.item(remote(svc, views))
 }

@@ -10,6 +10,7 @@ pub mod failure;
 mod layout;
 mod ops;
 mod rewrite;
+mod shapes;
 mod share;
 mod statics;
 pub mod types;
@@ -199,33 +200,42 @@ impl Printer {
     }
 
     /// Prints the item `make(inner)`, its inner items (an impl's or a trait's items, a match's
-    /// arms) printed a few at a time, so that only those items' tokens and tree are alive at
-    /// once. The item's own lines are those printing it around `marker` gives: an inner item
-    /// alone on its line, named `__stitchgen_marker`. (Inner items print alike together or
-    /// apart: each is laid out, and its docs finished, on its own.)
+    /// arms) printed one at a time, each shape once (see [`shapes`]), so that only one inner
+    /// item's tokens and tree are alive at once. The item's own lines are those printing it
+    /// around `marker` gives: an inner item alone on its line, named `__stitchgen_marker`.
+    /// (Inner items print alike together or apart: each is laid out, and its docs finished, on
+    /// its own.)
     fn chunked(
         &mut self,
         make: impl Fn(TokenStream) -> TokenStream,
         marker: TokenStream,
-        items: impl Iterator<Item = TokenStream>,
+        items: impl Iterator<Item = shapes::Varying>,
     ) -> Result<(), String> {
-        /// Inner items printed together: few enough that their trees stay small.
-        const CHUNK: usize = 64;
         let mut items = items.peekable();
         if items.peek().is_none() {
-            return self.item(make(items.collect()));
+            return self.item(make(TokenStream::new()));
         }
         let around = self.printed(make(marker))?;
         let at = around.find("__stitchgen_marker").ok_or("the marker printed unlike itself")?;
         let start = around[..at].rfind('\n').map_or(0, |n| n + 1);
         let end = around[at..].find('\n').map_or(around.len(), |n| at + n + 1);
         let (head, tail) = (&around[..start], &around[end..]);
-        self.text.push_str(head);
-        while items.peek().is_some() {
-            let chunk: TokenStream = items.by_ref().take(CHUNK).collect();
-            let printed = self.printed(make(chunk))?;
+        let inner = |printer: &Printer, tokens: TokenStream| -> Result<String, String> {
+            let printed = printer.printed(make(tokens))?;
             let inner = printed.strip_prefix(head).and_then(|p| p.strip_suffix(tail));
-            self.text.push_str(inner.ok_or("inner items printed unlike their item")?);
+            Ok(inner.ok_or("inner items printed unlike their item")?.to_owned())
+        };
+        self.text.push_str(head);
+        let mut printed = shapes::Printed::default();
+        for item in items {
+            let text = match shapes::Shape::of(item) {
+                Ok(shape) => {
+                    let text = printed.get(&shape, |tokens| inner(self, tokens))?;
+                    shape.fill(text).ok_or("a shape printed without its doc")?
+                }
+                Err(tokens) => inner(self, tokens)?,
+            };
+            self.text.push_str(&text);
         }
         self.text.push_str(tail);
         Ok(())

@@ -366,6 +366,13 @@ impl<'a> Op<'a> {
         Some(text)
     }
 
+    /// The words that differ between this operation's inner items and another's of the same
+    /// shape: its name (a client method's too), and its index.
+    pub(super) fn words(&self) -> Vec<String> {
+        let name = self.ident.to_string();
+        vec![format!("{name}_call"), name, format!("{}usize", self.index)]
+    }
+
     fn handler_method(&self) -> TokenStream {
         let m = &self.ident;
         let d = doc(&self.op.desc);
@@ -607,7 +614,9 @@ pub(super) fn body(
     };
     out.text.push_str(&constants);
     out.text.push_str(&types);
-    let (methods, arms) = (ops.iter().map(Op::handler_method), ops.iter().map(Op::dispatch_arm));
+    let vary = |tokens: TokenStream, op: &Op<'_>| super::shapes::Varying { tokens, words: op.words() };
+    let methods = ops.iter().map(|o| vary(o.handler_method(), o));
+    let arms = ops.iter().map(|o| vary(o.dispatch_arm(), o));
     out.chunked(
         handler,
         quote!(

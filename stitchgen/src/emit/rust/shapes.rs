@@ -1,0 +1,224 @@
+//! Inner items of one shape printed once. An operation's handler method, dispatch arm, client
+//! method or forwarding method differs from another operation's of the same shape only in its
+//! names and its doc; prettyplease breaks lines by the width of each word, never by its text,
+//! so an item whose names are replaced by placeholders of the same lengths prints as the item
+//! does, placeholders for names. Each shape is parsed and printed once, and every item of it
+//! filled in from that text.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
+
+/// An inner item and the words of it that vary from operation to operation: identifiers and
+/// literals, as they print (`list_g0`, `0usize`).
+pub(super) struct Varying {
+    pub(super) tokens: TokenStream,
+    pub(super) words: Vec<String>,
+}
+
+impl Varying {
+    /// An item with nothing that varies (printed as a shape of its own).
+    pub(super) fn fixed(tokens: TokenStream) -> Varying {
+        Varying { tokens, words: Vec::new() }
+    }
+}
+
+/// What stands for an item's leading docs in its shape.
+const DOC: &str = " __stitchgen_doc";
+
+/// Text the tokens of an item may not hold for it to have a shape: the placeholders' marks.
+const MARKS: [&str; 2] = ["Qz", "__stitchgen"];
+
+/// An item as a shape: its tokens with each varying word a placeholder of the word's length
+/// and its leading docs one placeholder doc.
+pub(super) struct Shape {
+    /// The item's tokens, placeholders for its words and docs.
+    pub(super) tokens: TokenStream,
+    /// What follows `///` on each doc line, in order.
+    docs: Vec<String>,
+    /// Each placeholder used and the word it stands for.
+    fills: Vec<(String, String)>,
+}
+
+impl Shape {
+    /// The shape of `item`; the item's tokens back where it has none that can be filled in
+    /// exactly (a doc of several lines or a fence, a word too short for a placeholder, a mark).
+    pub(super) fn of(item: Varying) -> Result<Shape, TokenStream> {
+        let Varying { tokens, words } = item;
+        let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        let (docs, rest) = leading_docs(&trees);
+        let Some(docs) = docs.iter().map(|d| super::rewrite::doc_comment(d)).collect::<Option<Vec<_>>>() else {
+            return Err(tokens);
+        };
+        let mut fills: Vec<(String, String)> = Vec::new();
+        for (slot, word) in words.iter().enumerate() {
+            let plain = !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            match placeholder(slot, word.len()) {
+                Some(p) if plain => fills.push((p, word.clone())),
+                _ => return Err(tokens),
+            }
+        }
+        let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
+        if !docs.is_empty() {
+            out.extend(quote::quote!(#[doc = #DOC]));
+        }
+        for tree in rest {
+            out.push(substitute(tree, &fills).ok_or_else(|| tokens.clone())?);
+        }
+        Ok(Shape { tokens: out.into_iter().collect(), docs, fills })
+    }
+
+    /// The item's text from its shape's: each placeholder the word it stands for, and the
+    /// placeholder doc's line the item's doc lines, at its indent. `None` when `printed` is not
+    /// this shape's text.
+    pub(super) fn fill(&self, printed: &str) -> Option<String> {
+        let mut text = printed.to_owned();
+        for (placeholder, word) in &self.fills {
+            text = text.replace(placeholder.as_str(), word);
+        }
+        if self.docs.is_empty() {
+            return Some(text);
+        }
+        let mark = format!("///{DOC}\n");
+        let at = text.find(&mark)?;
+        let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        let indent = &text[start..at];
+        let lines: String = self.docs.iter().map(|d| format!("{indent}///{d}\n")).collect();
+        text.replace_range(start..at + mark.len(), &lines);
+        Some(text)
+    }
+}
+
+/// The texts of the item's leading `#[doc = "…"]` attributes, and the trees after them.
+fn leading_docs(trees: &[TokenTree]) -> (Vec<String>, &[TokenTree]) {
+    let mut docs = Vec::new();
+    let mut rest = trees;
+    while let [TokenTree::Punct(hash), TokenTree::Group(attr), after @ ..] = rest {
+        if hash.as_char() != '#' || attr.delimiter() != Delimiter::Bracket {
+            break;
+        }
+        let inner: Vec<TokenTree> = attr.stream().into_iter().collect();
+        let [TokenTree::Ident(name), TokenTree::Punct(eq), TokenTree::Literal(lit)] = inner.as_slice() else { break };
+        if name != "doc" || eq.as_char() != '=' {
+            break;
+        }
+        let Ok(text) = syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into()) else { break };
+        docs.push(text.value());
+        rest = after;
+    }
+    (docs, rest)
+}
+
+/// The placeholder of slot `slot` for a word `len` bytes long: an identifier no generated code
+/// holds (see [`MARKS`]); `None` when the word is too short for one.
+fn placeholder(slot: usize, len: usize) -> Option<String> {
+    let head = format!("Qz{slot}");
+    (len >= head.len()).then(|| format!("{head}{}", "z".repeat(len - head.len())))
+}
+
+/// `tree` with each word of `fills` its placeholder; `None` where the tree holds a mark.
+fn substitute(tree: &TokenTree, fills: &[(String, String)]) -> Option<TokenTree> {
+    let text = match tree {
+        TokenTree::Group(g) => {
+            let stream = g.stream().into_iter().map(|t| substitute(&t, fills)).collect::<Option<TokenStream>>()?;
+            return Some(TokenTree::Group(Group::new(g.delimiter(), stream)));
+        }
+        TokenTree::Punct(_) => return Some(tree.clone()),
+        TokenTree::Ident(i) => i.to_string(),
+        TokenTree::Literal(l) => l.to_string(),
+    };
+    if MARKS.iter().any(|m| text.contains(m)) {
+        return None;
+    }
+    Some(match fills.iter().find(|(_, word)| *word == text) {
+        Some((placeholder, _)) => TokenTree::Ident(Ident::new(placeholder, Span::call_site())),
+        None => tree.clone(),
+    })
+}
+
+/// Shapes printed so far, by their tokens' text.
+#[derive(Default)]
+pub(super) struct Printed(BTreeMap<String, String>);
+
+impl Printed {
+    /// The printed text of `shape`, printed by `print` the first time it is met.
+    pub(super) fn get(
+        &mut self,
+        shape: &Shape,
+        print: impl FnOnce(TokenStream) -> Result<String, String>,
+    ) -> Result<&str, String> {
+        let key = shape.tokens.to_string();
+        if !self.0.contains_key(&key) {
+            let text = print(shape.tokens.clone())?;
+            self.0.insert(key.clone(), text);
+        }
+        Ok(&self.0[&key])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::{Shape, Varying};
+
+    #[test]
+    fn a_shape_holds_placeholders_of_each_words_length_and_one_doc() {
+        let item = Varying {
+            tokens: quote! {
+                #[doc = " Lists."]
+                fn list_g0(&self) -> list_g0::Output { 12usize }
+            },
+            words: vec!["list_g0".into(), "12usize".into()],
+        };
+        let shape = Shape::of(item).expect("a shape");
+        assert_eq!(
+            shape.tokens.to_string(),
+            quote! {
+                #[doc = " __stitchgen_doc"]
+                fn Qz0zzzz(&self) -> Qz0zzzz::Output { Qz1zzzz }
+            }
+            .to_string()
+        );
+        let printed = "        /// __stitchgen_doc\n        fn Qz0zzzz(&self) -> Qz0zzzz::Output {\n            Qz1zzzz\n        }\n";
+        assert_eq!(
+            shape.fill(printed).as_deref(),
+            Some(
+                "        /// Lists.\n        fn list_g0(&self) -> list_g0::Output {\n            12usize\n        }\n"
+            )
+        );
+    }
+
+    #[test]
+    fn items_that_cannot_be_filled_exactly_have_no_shape() {
+        let short = Varying {
+            tokens: quote!(
+                fn ab() {}
+            ),
+            words: vec!["ab".into()],
+        };
+        assert!(Shape::of(short).is_err());
+        let fenced = Varying {
+            tokens: quote!(
+                #[doc = " ```"]
+                fn abc() {}
+            ),
+            words: vec!["abc".into()],
+        };
+        assert!(Shape::of(fenced).is_err());
+        let marked = Varying {
+            tokens: quote!(
+                fn abc() -> Qz0 {}
+            ),
+            words: vec!["abc".into()],
+        };
+        assert!(Shape::of(marked).is_err());
+        let raw = Varying {
+            tokens: quote!(
+                fn r#type() {}
+            ),
+            words: vec!["r#type".into()],
+        };
+        assert!(Shape::of(raw).is_err());
+    }
+}
