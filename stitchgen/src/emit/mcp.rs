@@ -1,6 +1,6 @@
 //! MCP `tools/list` and agent function-tool manifests: the tool surfaces, views applied.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::parse::ast::Surface;
 use crate::present::{Surfaces, Tool};
@@ -63,5 +63,5 @@ fn listed(tools: &[Tool], transport: Surface, stamp: Option<&Value>) -> Value {
     let mut listed: Vec<Value> = tools.iter().filter(|t| !t.searched).map(|t| t.entry(transport, stamp)).collect();
     listed.extend(super::search::meta_tools(tools, transport, stamp));
     listed.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-    json!({ "tools": listed })
+    crate::present::object([("tools", Value::Array(listed))])
 }

@@ -24,7 +24,9 @@ pub fn document(model: &Model) -> Value {
             paths.entry(http.template.clone()).or_default().insert(method_key(http.method), operation(op, svc, style));
         }
     }
-    let paths = json!(paths);
+    // Values moved into place, never `json!`'s copy of each (it serializes what it is given).
+    let paths =
+        Value::Object(paths.into_iter().map(|(path, methods)| (path, crate::present::object(methods))).collect());
     let mut every: BTreeMap<String, Value> = BTreeMap::new();
     for svc in &model.services {
         for (name, schema) in &svc.types {
@@ -33,18 +35,18 @@ pub fn document(model: &Model) -> Value {
     }
     let mut schemas = reachable(&paths, every);
     schemas.insert(ERROR_ENVELOPE.into(), error_envelope());
-    let mut components = json!({ "schemas": schemas });
+    let mut components = crate::present::object([("schemas", Value::Object(schemas.into_iter().collect()))]);
     // Contracts given together agree on every scheme name they share (E0313).
     let schemes: BTreeMap<&String, &Value> = model.services.iter().flat_map(|s| &s.security_schemes).collect();
     if !schemes.is_empty() {
         components["securitySchemes"] = json!(schemes);
     }
-    json!({
-        "openapi": "3.1.0",
-        "info": info(model),
-        "paths": paths,
-        "components": components,
-    })
+    crate::present::object([
+        ("openapi", json!("3.1.0")),
+        ("info", info(model)),
+        ("paths", paths),
+        ("components", components),
+    ])
 }
 
 /// The components `paths` refers to, and those they refer to in turn: HTTP never shows a type

@@ -151,6 +151,12 @@ fn format_bounds(map: &mut Map<String, Value>) {
     }
 }
 
+/// A JSON object of `entries`, in order, each value moved in: `json!` would serialize a copy of
+/// each, which for a document's whole paths or tool list is most of its cost.
+pub fn object<'k>(entries: impl IntoIterator<Item = (&'k str, Value)>) -> Value {
+    Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
 /// The service's types document: `$id` [`stitchgen_runtime::TYPES_URI`] and each type once in
 /// `$defs`, under its Rust name (unique in the service, and safe in a URI), referring to the
 /// others there. The generated module embeds it; the runner registers it once.
@@ -162,7 +168,7 @@ pub fn types_document(svc: &Service) -> Value {
         .iter()
         .map(|(name, body)| (svc.type_idents.get(name).cloned().unwrap_or_else(|| name.clone()), conv.convert(body)))
         .collect();
-    json!({ "$id": stitchgen_runtime::TYPES_URI, "$defs": defs })
+    object([("$id", json!(stitchgen_runtime::TYPES_URI)), ("$defs", Value::Object(defs))])
 }
 
 /// Each type's body as converted for one service, in each style, with the types its body

@@ -56,12 +56,12 @@ pub fn snapshot(model: &Model, surfaces: &Surfaces) -> Value {
     let operations: Vec<Value> = rows.iter().map(|(s, o)| operation(s, o, &memos[s.name.as_str()])).collect();
     let surfaces: Vec<Value> =
         [Surface::Mcp, Surface::Agent, Surface::Cli].into_iter().map(|t| tool_surface(surfaces, t)).collect();
-    json!({
-        "manifestVersion": MANIFEST_VERSION,
-        "digestVersion": DIGEST_VERSION,
-        "operations": operations,
-        "toolSurfaces": surfaces,
-    })
+    crate::present::object([
+        ("manifestVersion", json!(MANIFEST_VERSION)),
+        ("digestVersion", json!(DIGEST_VERSION)),
+        ("operations", Value::Array(operations)),
+        ("toolSurfaces", Value::Array(surfaces)),
+    ])
 }
 
 fn schema_digest(schema: Option<&Value>, svc: &Service, memo: &Memo) -> Value {

@@ -58,8 +58,7 @@ impl Input {
     /// title that does not. typify returns the existing type for a name it already has, so
     /// without it `Event.source` would become the shared `EventSource` and its own fields be lost.
     pub(super) fn named(&self, name: &str, mut schema: Value) -> Value {
-        let mut taken = self.declared.clone();
-        entitle(name, &mut schema, &self.declared, &mut taken);
+        entitle(name, &mut schema, &self.declared, &mut BTreeSet::new());
         schema
     }
 
@@ -265,7 +264,7 @@ fn required_declared(map: &mut Map<String, Value>) {
 
 /// Walks the inline property schemas of `schema` (named `name`), its own and those of its
 /// `allOf` parts (typify merges them into one struct), titling each whose suggested name is
-/// `declared` with one that is neither declared nor `taken`.
+/// `declared` with one that is neither declared nor `taken` (the titles given so far).
 fn entitle(name: &str, schema: &mut Value, declared: &BTreeSet<String>, taken: &mut BTreeSet<String>) {
     use heck::{ToSnakeCase, ToUpperCamelCase};
     if let Some(Value::Array(parts)) = schema.get_mut("allOf") {
@@ -279,7 +278,7 @@ fn entitle(name: &str, schema: &mut Value, declared: &BTreeSet<String>, taken: &
         let suggested = format!("{name}_{}", prop.to_snake_case()).to_upper_camel_case();
         let own = if declared.contains(&suggested) {
             let mut n = 2;
-            while taken.contains(&format!("{suggested}{n}")) {
+            while [declared, &*taken].iter().any(|names| names.contains(&format!("{suggested}{n}"))) {
                 n += 1;
             }
             let title = format!("{suggested}{n}");
