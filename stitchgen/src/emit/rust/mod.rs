@@ -115,6 +115,10 @@ fn types_half(svc: &Service, paths: std::sync::mpsc::Sender<Paths>) -> Result<St
     let mut file: syn::File = syn::parse2(service_mod(svc, types_mod(TokenStream::new())))
         .map_err(|e| internal(&format!("the service module does not parse: {e}")))?;
     for item in items {
+        if let Some(alias) = alias_text(&item) {
+            text.push_str(&alias);
+            continue;
+        }
         *types_content(&mut file).ok_or_else(|| internal("no types module to fill"))? = vec![item];
         rewrite::finish(&mut file);
         let printed = prettyplease::unparse(&file);
@@ -124,6 +128,32 @@ fn types_half(svc: &Service, paths: std::sync::mpsc::Sender<Paths>) -> Result<St
     }
     text.push_str("    }\n}\n");
     Ok(text)
+}
+
+/// A type alias in `types` (`pub type A = B;` under one-line docs, as [`share`] writes one for
+/// each type of a shape already kept) as it prints, finished, inside both modules: most items of
+/// a large module, written without a syntax tree. `None` for any other item.
+fn alias_text(item: &syn::Item) -> Option<String> {
+    let syn::Item::Type(alias) = item else { return None };
+    let plain = alias.generics.params.is_empty() && alias.generics.where_clause.is_none();
+    let syn::Type::Path(path) = &*alias.ty else { return None };
+    let to = path.path.get_ident().filter(|_| path.qself.is_none() && plain)?;
+    if !matches!(alias.vis, syn::Visibility::Public(_)) {
+        return None;
+    }
+    let mut docs: Vec<String> = alias.attrs.iter().map(rewrite::doc_text).collect::<Option<_>>()?;
+    if docs.is_empty() {
+        // The doc the finishing pass gives an item without one.
+        docs.push(format!(" `{}`.", alias.ident));
+    }
+    let mut text = String::new();
+    for doc in docs {
+        // Trailing blanks are left to prettyplease.
+        let line = rewrite::doc_comment(&doc).filter(|_| !doc.ends_with(char::is_whitespace))?;
+        text.push_str(&format!("        ///{line}\n"));
+    }
+    text.push_str(&format!("        pub type {} = {to};\n", alias.ident));
+    Some(text)
 }
 
 /// The items of `pub mod <service> { pub mod types { … } }`.
@@ -367,6 +397,66 @@ mod tests {
             super::last_item("    pub mod m {\n        const X: () = ();\n        type T = ();\n    }\n", placeholder),
             None
         );
+    }
+
+    #[test]
+    fn an_alias_is_written_as_it_prints() {
+        let printed = |item: &syn::Item| {
+            let mut file: syn::File = syn::parse_quote!(pub mod s { pub mod types { #item } });
+            super::rewrite::finish(&mut file);
+            let text = prettyplease::unparse(&file);
+            text.strip_prefix("pub mod s {\n    pub mod types {\n")
+                .unwrap()
+                .strip_suffix("    }\n}\n")
+                .unwrap()
+                .to_owned()
+        };
+        let aliases: [syn::Item; 4] = [
+            syn::parse_quote!(
+                pub type A = B;
+            ),
+            syn::parse_quote!(
+                #[doc = "`ArchiveG0Input`"]
+                pub type ArchiveG100Input = ArchiveG0Input;
+            ),
+            syn::parse_quote!(
+                #[doc = " A [link] <b> `[x]`"]
+                #[doc = ""]
+                #[doc = " more"]
+                pub type A = B;
+            ),
+            syn::parse_quote!(
+                #[doc = " A name long enough to pass the width of a line, which an alias never breaks at all"]
+                pub type AVeryLongTypeNameThatGoesOnAndOnAndOnForAWhile = AnotherVeryLongTypeNameThatGoesOnAndOnAndOn;
+            ),
+        ];
+        for alias in &aliases {
+            assert_eq!(super::alias_text(alias).as_deref(), Some(printed(alias).as_str()));
+        }
+        let printed_as_before: [syn::Item; 5] = [
+            syn::parse_quote!(
+                #[doc = " Two\nlines"]
+                pub type A = B;
+            ),
+            syn::parse_quote!(
+                #[doc = " ```"]
+                pub type A = B;
+            ),
+            syn::parse_quote!(
+                #[doc = " trailing "]
+                pub type A = B;
+            ),
+            syn::parse_quote!(
+                pub type A = ::std::vec::Vec<B>;
+            ),
+            syn::parse_quote!(
+                #[allow(dead_code)]
+                pub type A = B;
+            ),
+        ];
+        for item in &printed_as_before {
+            assert_eq!(super::alias_text(item), None);
+        }
     }
 
     #[test]

@@ -250,7 +250,7 @@ fn doc_literal(line: &str) -> String {
 }
 
 /// The text of a `#[doc = "…"]` attribute.
-fn doc_text(a: &syn::Attribute) -> Option<String> {
+pub(super) fn doc_text(a: &syn::Attribute) -> Option<String> {
     match &a.meta {
         syn::Meta::NameValue(nv) if nv.path.is_ident("doc") => match &nv.value {
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) => Some(text.value()),
