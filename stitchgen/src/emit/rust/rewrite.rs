@@ -88,12 +88,12 @@ fn route_literal(l: &Literal) -> TokenTree {
 /// that has none.
 pub(super) fn finish(file: &mut syn::File) {
     use syn::visit_mut::VisitMut;
-    Finisher { in_fence: false }.visit_file_mut(file);
+    Finisher { block: Block::default() }.visit_file_mut(file);
 }
 
-/// Walks the module; `in_fence` follows fenced code blocks across the lines of an item's docs.
+/// Walks the module; `block` follows the Markdown blocks across the lines of an item's docs.
 struct Finisher {
-    in_fence: bool,
+    block: Block,
 }
 
 /// Renames repeated identifiers, in order, as [`crate::naming::dedup_idents`] does.
@@ -168,56 +168,125 @@ fn doc_safe(text: &str) -> String {
 }
 
 /// What follows `///` where prettyplease prints `#[doc = text]` once finished, for the first
-/// doc comment of an item; `None` where that is not one `///` line (a line break, a code fence).
+/// doc comment of an item; `None` where that is not one `///` line shown as written (a line
+/// break, a code fence, a line indented as code).
 pub(super) fn doc_comment(text: &str) -> Option<String> {
-    if text.contains('\n') || text.trim_start().starts_with("```") || text.starts_with('/') {
+    if text.contains('\n') || text.starts_with('/') || indent(text) >= 4 || fence(text).is_some() {
         return None;
     }
     Some(doc_literal(&doc_safe(text)).trim_end_matches(' ').to_owned())
 }
 
-/// A doc comment's text as rustdoc should show it, a line at a time; `in_fence` follows code
-/// fences from line to line (and from one `#[doc]` of an item to the next). Outside a fence a
-/// line is shown as written ([`doc_literal`]); inside, as is. A fence opened without a language
-/// or as Rust opens a `text` block, and one with text rustdoc would read as code block
-/// attributes a `text` block with that text on the next line: description text is never a
-/// doctest, nor a rustdoc warning. (Not handled: `~~~` fences, fences longer than three
-/// backticks, fences in quotes or lists, and indented code blocks.)
-fn finish_doc(text: &str, in_fence: &mut bool) -> String {
+/// Where the Markdown of an item's docs stands between one line and the next (and from one
+/// `#[doc]` of the item to the next).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Block {
+    /// Text; `open` where an indented line would start a code block (at the start, after a
+    /// blank line, a heading or the end of a code block), not where it continues a paragraph.
+    Text { open: bool },
+    /// A fenced code block: its fence's character and length, which a closing fence matches.
+    Fenced { marker: char, run: usize },
+    /// An indented code block, written as a `text` fence that the first line indented less
+    /// closes.
+    Indented,
+}
+
+impl Default for Block {
+    fn default() -> Self {
+        Block::Text { open: true }
+    }
+}
+
+/// The columns of a line's indentation (a tab to the next multiple of four).
+fn indent(line: &str) -> usize {
+    let mut columns = 0;
+    for c in line.chars() {
+        match c {
+            ' ' => columns += 1,
+            '\t' => columns += 4 - columns % 4,
+            _ => break,
+        }
+    }
+    columns
+}
+
+/// A code fence (CommonMark): at most three columns of indentation, then three or more
+/// backticks or tildes; its indentation, character, length and info string. A backtick fence's
+/// info string holds no backtick (``` ```a``` ``` is a code span).
+fn fence(line: &str) -> Option<(&str, char, usize, &str)> {
+    let body = line.trim_start_matches([' ', '\t']);
+    let lead = &line[..line.len() - body.len()];
+    let marker = body.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let run = body.len() - body.trim_start_matches(marker).len();
+    let info = &body[run..];
+    (indent(lead) <= 3 && run >= 3 && !(marker == '`' && info.contains('`'))).then_some((lead, marker, run, info))
+}
+
+/// A doc comment's text as rustdoc should show it, a line at a time; `block` follows the
+/// Markdown blocks from line to line. In text a line is shown as written ([`doc_literal`]); in
+/// code, as is. A fence opened without a language or as Rust opens a `text` block, and one with
+/// text rustdoc would read as code block attributes a `text` block with that text on the next
+/// line; an indented code block is written as a `text` fence: description text is never a
+/// doctest, nor a rustdoc warning. (Not handled: fences and indented blocks inside quotes,
+/// which rustdoc reads as code too.)
+fn finish_doc(text: &str, block: &mut Block) -> String {
     let mut out = String::with_capacity(text.len());
     for (n, line) in text.split('\n').enumerate() {
         if n > 0 {
             out.push('\n');
         }
-        let line = doc_safe(line);
-        let Some(info) = line.trim_start().strip_prefix("```") else {
-            out.push_str(&if *in_fence { line } else { doc_literal(&line) });
-            continue;
-        };
-        if *in_fence {
-            out.push_str(&line);
-            if !info.trim().is_empty() {
-                // Code: only a bare fence closes one.
-                continue;
-            }
-        } else {
-            let lead = &line[..line.len() - info.len() - 3];
-            let language = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ',' | '+' | '.');
-            // Tags that make rustdoc compile and run the block.
-            let runs = |tag: &str| {
-                matches!(tag, "rust" | "no_run" | "should_panic" | "compile_fail" | "test_harness" | "standalone_crate")
-                    || tag.starts_with("edition")
-            };
-            match info.trim() {
-                "" => out.push_str(&format!("{lead}```text")),
-                word if word.split(',').any(|t| runs(t.trim())) => out.push_str(&format!("{lead}```text")),
-                word if word.chars().all(language) => out.push_str(&line),
-                rest => out.push_str(&format!("{lead}```text\n{lead}{rest}")),
-            }
-        }
-        *in_fence = !*in_fence;
+        finish_line(&doc_safe(line), block, &mut out);
     }
     out
+}
+
+/// One line of [`finish_doc`].
+fn finish_line(line: &str, block: &mut Block, out: &mut String) {
+    let blank = line.trim().is_empty();
+    match *block {
+        Block::Fenced { marker, run } => {
+            out.push_str(line);
+            if fence(line).is_some_and(|(_, m, r, info)| m == marker && r >= run && info.trim().is_empty()) {
+                *block = Block::Text { open: true };
+            }
+            return;
+        }
+        Block::Indented if blank || indent(line) >= 4 => {
+            out.push_str(line);
+            return;
+        }
+        Block::Indented => {
+            // The first line indented less ends the block, after its closing fence.
+            out.push_str("```\n");
+            *block = Block::Text { open: true };
+        }
+        Block::Text { .. } => {}
+    }
+    let open = *block == Block::Text { open: true };
+    if let Some((lead, marker, run, info)) = fence(line) {
+        let fence = marker.to_string().repeat(run);
+        let language = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ',' | '+' | '.');
+        // Tags that make rustdoc compile and run the block.
+        let runs = |tag: &str| {
+            matches!(tag, "rust" | "no_run" | "should_panic" | "compile_fail" | "test_harness" | "standalone_crate")
+                || tag.starts_with("edition")
+        };
+        match info.trim() {
+            "" => out.push_str(&format!("{lead}{fence}text")),
+            word if word.split(',').any(|t| runs(t.trim())) => out.push_str(&format!("{lead}{fence}text")),
+            word if word.chars().all(language) => out.push_str(line),
+            rest => out.push_str(&format!("{lead}{fence}text\n{lead}{rest}")),
+        }
+        *block = Block::Fenced { marker, run };
+    } else if open && !blank && indent(line) >= 4 {
+        out.push_str("```text\n");
+        out.push_str(line);
+        *block = Block::Indented;
+    } else {
+        out.push_str(&doc_literal(line));
+        let heading = indent(line) <= 3 && line.trim_start().starts_with('#');
+        *block = Block::Text { open: blank || heading };
+    }
 }
 
 /// A doc line shown as written by rustdoc: outside code spans, `[`, `]` and `<` are escaped so
@@ -303,7 +372,7 @@ impl syn::visit_mut::VisitMut for Finisher {
             && let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) = &mut nv.value
         {
             let text_value = text.value();
-            let safe = finish_doc(&text_value, &mut self.in_fence);
+            let safe = finish_doc(&text_value, &mut self.block);
             if safe != text_value {
                 *text = syn::LitStr::new(&safe, text.span());
             }
@@ -314,27 +383,27 @@ impl syn::visit_mut::VisitMut for Finisher {
     // A code fence never runs from one item's (field's, variant's) doc comment into the next's:
     // rustdoc reads each item's docs on their own.
     fn visit_item_mut(&mut self, i: &mut syn::Item) {
-        self.in_fence = false;
+        self.block = Block::default();
         syn::visit_mut::visit_item_mut(self, i);
     }
 
     fn visit_trait_item_mut(&mut self, i: &mut syn::TraitItem) {
-        self.in_fence = false;
+        self.block = Block::default();
         syn::visit_mut::visit_trait_item_mut(self, i);
     }
 
     fn visit_impl_item_mut(&mut self, i: &mut syn::ImplItem) {
-        self.in_fence = false;
+        self.block = Block::default();
         syn::visit_mut::visit_impl_item_mut(self, i);
     }
 
     fn visit_field_mut(&mut self, f: &mut syn::Field) {
-        self.in_fence = false;
+        self.block = Block::default();
         syn::visit_mut::visit_field_mut(self, f);
     }
 
     fn visit_variant_mut(&mut self, v: &mut syn::Variant) {
-        self.in_fence = false;
+        self.block = Block::default();
         syn::visit_mut::visit_variant_mut(self, v);
     }
 
@@ -455,18 +524,18 @@ impl syn::visit_mut::VisitMut for Finisher {
 
 #[cfg(test)]
 mod tests {
-    use super::finish_doc;
+    use super::{Block, finish_doc};
 
     fn finished(lines: &[&str]) -> Vec<String> {
-        let mut in_fence = false;
-        lines.iter().map(|l| finish_doc(l, &mut in_fence)).collect()
+        let mut block = Block::default();
+        lines.iter().map(|l| finish_doc(l, &mut block)).collect()
     }
 
     #[test]
     fn text_outside_a_fence_is_shown_as_written_and_inside_as_is() {
         let doc = " See [a] <b>\n```json\n{\"a\": [1]}\n```\nthen [c]";
         let want = " See \\[a\\] \\<b>\n```json\n{\"a\": [1]}\n```\nthen \\[c\\]";
-        assert_eq!(finish_doc(doc, &mut false), want);
+        assert_eq!(finish_doc(doc, &mut Block::default()), want);
     }
 
     #[test]
@@ -480,7 +549,7 @@ mod tests {
     #[test]
     fn text_after_a_fence_that_is_no_language_goes_to_the_next_line() {
         let doc = "``` <quantity> ::= <digit>\n<digit> ::= 0 | 1";
-        assert_eq!(finish_doc(doc, &mut false), "```text\n<quantity> ::= <digit>\n<digit> ::= 0 | 1");
+        assert_eq!(finish_doc(doc, &mut Block::default()), "```text\n<quantity> ::= <digit>\n<digit> ::= 0 | 1");
     }
 
     #[test]
@@ -488,6 +557,33 @@ mod tests {
         assert_eq!(finished(&["```rust", "curl -X GET", "```"]), ["```text", "curl -X GET", "```"]);
         assert_eq!(finished(&["```no_run,edition2021", "x", "```"]), ["```text", "x", "```"]);
         assert_eq!(finished(&["```json", "{}", "```"]), ["```json", "{}", "```"]);
+    }
+
+    #[test]
+    fn tilde_fences_and_longer_fences_are_fences() {
+        assert_eq!(finished(&["~~~", "let x = [1];", "~~~", "[x]"]), ["~~~text", "let x = [1];", "~~~", "\\[x\\]"]);
+        // Only a fence as long closes one: the three backticks inside are code.
+        assert_eq!(finished(&["````", "```", "[x]", "````", "[x]"]), ["````text", "```", "[x]", "````", "\\[x\\]"]);
+        assert_eq!(finished(&["```a```"]), ["```a```"], "a code span, not a fence");
+    }
+
+    #[test]
+    fn an_indented_code_block_is_a_text_fence() {
+        let doc = " Example:\n\n    let x = [1];\n\n        y\nthen [x]";
+        assert_eq!(
+            finish_doc(doc, &mut Block::default()),
+            " Example:\n\n```text\n    let x = [1];\n\n        y\n```\nthen \\[x\\]"
+        );
+        // Each line its own `#[doc]`: the block still starts after a blank line or a heading.
+        assert_eq!(finished(&["# Use", "\tcurl [x]", "[y]"]), ["# Use", "```text\n\tcurl [x]", "```\n\\[y\\]"]);
+        assert_eq!(finished(&["    [first]"]), ["```text\n    [first]"], "at the start of the docs");
+    }
+
+    #[test]
+    fn an_indented_line_that_continues_a_paragraph_is_text() {
+        assert_eq!(finished(&["A paragraph", "    continued [x]"]), ["A paragraph", "    continued \\[x\\]"]);
+        assert_eq!(super::doc_comment("    code"), None);
+        assert_eq!(super::doc_comment("~~~"), None);
     }
 
     #[test]
