@@ -1,8 +1,8 @@
 //! The Rust module of one contract: types (typify), one module per operation with its static
 //! `OperationDef`, the handler trait, the projection and presenter traits, and the constructor of
 //! the runtime's type-erased service. Formatted by prettyplease, but for the statics, schema
-//! texts and plain operation modules, written straight as the text it prints (`layout`);
-//! paths are absolute.
+//! texts, plain operation modules and typify's aliases, written straight as the text it prints
+//! (`layout`), and the inner items of one shape, printed once (`shapes`); paths are absolute.
 
 mod asks;
 mod client;
@@ -148,8 +148,7 @@ fn alias_text(item: &syn::Item) -> Option<String> {
     }
     let mut text = String::new();
     for doc in docs {
-        // Trailing blanks are left to prettyplease.
-        let line = rewrite::doc_comment(&doc).filter(|_| !doc.ends_with(char::is_whitespace))?;
+        let line = rewrite::doc_comment(&doc)?;
         text.push_str(&format!("        ///{line}\n"));
     }
     text.push_str(&format!("        pub type {} = {to};\n", alias.ident));

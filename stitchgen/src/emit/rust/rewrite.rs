@@ -167,14 +167,13 @@ fn doc_safe(text: &str) -> String {
     out
 }
 
-/// What follows `///` where prettyplease prints `#[doc = text]` once finished, for the first
-/// doc comment of an item; `None` where that is not one `///` line shown as written (a line
-/// break, a code fence, a line indented as code).
+/// What follows `///` where prettyplease prints `#[doc = text]` once finished, for a doc comment
+/// of an item whose docs so far are text; `None` where that is not one `///` line shown as
+/// written (a line break, a code fence, a line indented as code), or ends in a blank (left to
+/// prettyplease).
 pub(super) fn doc_comment(text: &str) -> Option<String> {
-    if text.contains('\n') || text.starts_with('/') || indent(text) >= 4 || fence(text).is_some() {
-        return None;
-    }
-    Some(doc_literal(&doc_safe(text)).trim_end_matches(' ').to_owned())
+    let plain = !text.contains('\n') && !text.starts_with('/') && !text.ends_with(char::is_whitespace);
+    (plain && indent(text) < 4 && fence(text).is_none()).then(|| doc_literal(&doc_safe(text)))
 }
 
 /// Where the Markdown of an item's docs stands between one line and the next (and from one
@@ -584,6 +583,7 @@ mod tests {
         assert_eq!(finished(&["A paragraph", "    continued [x]"]), ["A paragraph", "    continued \\[x\\]"]);
         assert_eq!(super::doc_comment("    code"), None);
         assert_eq!(super::doc_comment("~~~"), None);
+        assert_eq!(super::doc_comment(" "), None, "a blank is left to prettyplease");
     }
 
     #[test]
