@@ -11,7 +11,7 @@ use std::rc::Rc;
 use serde_json::{Map, Value, json};
 
 pub use super::tool::{Contributor, Fit, Over};
-use super::tool::{Shows, build, json_len, tool_input_with};
+use super::tool::{Shows, Sized, build, json_len, tool_input_with};
 use super::{Bodies, Memo, Style, Tool};
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Operation, Service};
@@ -29,14 +29,15 @@ const DEEPEST: usize = 1 << 16;
 pub(super) fn fitted(op: &Operation, svc: &Service, transport: Surface, memo: &Memo) -> Option<Tool> {
     let budget = op.budget;
     let shows = Shows::of(transport);
-    let full = build(op, svc, shows, memo, Bodies::Counted)?.size(transport);
+    let counted = build(op, svc, shows, memo, Bodies::Counted)?;
+    let full = counted.size(transport);
     if full as u64 <= budget {
-        return super::tool::tool(op, svc, shows, memo);
+        return spelled(counted, op, svc, shows, memo);
     }
     let shared = shows.shared();
     let skeleton = build(op, svc, shared, memo, Bodies::Counted)?;
     let (mut tool, fit) = if skeleton.size(transport) as u64 <= budget {
-        (super::tool::tool(op, svc, shared, memo)?, Fit::Shared)
+        (spelled(skeleton, op, svc, shared, memo)?, Fit::Shared)
     } else {
         let defs = Defs::Memo { memo, svc, style: shared.style };
         let mut tool = skeleton.tool;
@@ -58,6 +59,17 @@ pub(super) fn fitted(op: &Operation, svc: &Service, transport: Surface, memo: &M
     let contributors = contributors(op, svc, memo, shows.answer);
     tool.over = Some(Over { budget, full, advertised, fit, contributors });
     Some(tool)
+}
+
+/// The tool a skeleton stands for: the skeleton itself when it keeps no type in `$defs` (a
+/// skeleton differs from the tool only in those bodies, and most tools keep none), else the
+/// tool built with every body spelled out.
+fn spelled(skeleton: Sized, op: &Operation, svc: &Service, shows: Shows, memo: &Memo) -> Option<Tool> {
+    let keeps = |schema: Option<&Value>| schema.is_some_and(|s| s.get("$defs").is_some());
+    if keeps(Some(&skeleton.tool.input)) || keeps(skeleton.tool.output.as_ref()) {
+        return super::tool::tool(op, svc, shows, memo);
+    }
+    Some(skeleton.tool)
 }
 
 #[derive(Clone, Copy)]
