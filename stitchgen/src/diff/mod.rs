@@ -164,6 +164,9 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
             c.schema(a.terminal.as_ref(), b.terminal.as_ref(), "stream.terminal", Dir::Output, out);
         }
         successes(o, n, &c, out);
+        if let (Some(oh), Some(nh)) = (&o.http, &n.http) {
+            error_answers(oh, nh, &c, out);
+        }
     }
     for (_, n) in new.on_http() {
         if old.find(n).filter(|(_, o)| o.http.is_some()).is_none() {
@@ -191,6 +194,26 @@ fn successes(o: &Operation, n: &Operation, c: &Cmp<'_>, out: &mut Out) {
     }
     for b in n.successes.iter().filter(|b| find(o, b.status).is_none()) {
         out.push(Consumer::Http, c.subject, "success-answer-added", format!("status {}", b.status));
+    }
+}
+
+/// The error answers documented at statuses of their own (`http.errors`): one that appears or
+/// goes changes the body a client reads at its status (its own, or the registry's envelope);
+/// the body of one kept is compared as an output.
+fn error_answers(o: &crate::model::Http, n: &crate::model::Http, c: &Cmp<'_>, out: &mut Out) {
+    fn find(http: &crate::model::Http, status: u16) -> Option<&crate::model::StatusAnswer> {
+        http.error_answers.iter().find(|a| a.status == status)
+    }
+    for a in &o.error_answers {
+        match find(n, a.status) {
+            Some(b) => {
+                c.schema(a.body.as_ref(), b.body.as_ref(), &format!("{} error answer", a.status), Dir::Output, out)
+            }
+            None => out.push(Consumer::Http, c.subject, "error-answer-removed", format!("status {}", a.status)),
+        }
+    }
+    for b in n.error_answers.iter().filter(|b| find(o, b.status).is_none()) {
+        out.push(Consumer::Http, c.subject, "error-answer-added", format!("status {}", b.status));
     }
 }
 
