@@ -350,11 +350,11 @@ pub(crate) fn schema_name(op: &Operation, role: &str) -> String {
 }
 
 /// Every operation schema that gets a Rust type, by name.
-fn named_schemas(svc: &Service) -> Vec<(String, serde_json::Value)> {
+fn named_schemas(svc: &Service) -> Vec<(String, &serde_json::Value)> {
     let mut out = Vec::new();
     for op in &svc.operations {
         for (role, s) in op.roles() {
-            out.push((schema_name(op, &role), s.clone()));
+            out.push((schema_name(op, &role), s));
         }
     }
     out

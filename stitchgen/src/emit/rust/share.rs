@@ -318,26 +318,31 @@ fn rewrite(
         .enumerate()
         .filter(|(i, _)| !dropped.contains(i))
         .map(|(i, item)| match aliases.get(&i) {
-            Some((name, to)) => alias(&item, name, to),
+            Some((name, to)) => alias(item, name, to),
             None => item,
         })
         .collect()
 }
 
-/// `pub type Name = Kept;` with the doc comments of the definition it replaces.
-fn alias(def: &syn::Item, name: &str, to: &str) -> syn::Item {
-    let attrs: &[syn::Attribute] = match def {
-        syn::Item::Struct(s) => &s.attrs,
-        syn::Item::Enum(e) => &e.attrs,
-        _ => &[],
+/// `pub type Name = Kept;` with the doc comments of the definition it replaces: built as a tree,
+/// its docs moved, not quoted and parsed back (a large module has ten thousand of them).
+fn alias(def: syn::Item, name: &str, to: &str) -> syn::Item {
+    let attrs = match def {
+        syn::Item::Struct(s) => s.attrs,
+        syn::Item::Enum(e) => e.attrs,
+        _ => Vec::new(),
     };
-    let docs = attrs.iter().filter(|a| a.path().is_ident("doc"));
-    let name = syn::Ident::new(name, proc_macro2::Span::call_site());
-    let to = syn::Ident::new(to, proc_macro2::Span::call_site());
-    syn::parse_quote! {
-        #(#docs)*
-        pub type #name = #to;
-    }
+    let span = proc_macro2::Span::call_site();
+    syn::Item::Type(syn::ItemType {
+        attrs: attrs.into_iter().filter(|a| a.path().is_ident("doc")).collect(),
+        vis: syn::Visibility::Public(Default::default()),
+        type_token: Default::default(),
+        ident: syn::Ident::new(name, span),
+        generics: syn::Generics::default(),
+        eq_token: Default::default(),
+        ty: Box::new(syn::Type::Path(syn::TypePath { qself: None, path: syn::Ident::new(to, span).into() })),
+        semi_token: Default::default(),
+    })
 }
 
 #[cfg(test)]

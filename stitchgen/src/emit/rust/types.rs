@@ -40,7 +40,7 @@ impl Types {
     }
 
     /// Items of the `types` module, or the schema typify failed to print.
-    pub fn items_of(self, svc: &Service, named: &[(String, Value)]) -> Result<Vec<syn::Item>, Untranslatable> {
+    pub fn items_of(self, svc: &Service, named: &[(String, &Value)]) -> Result<Vec<syn::Item>, Untranslatable> {
         self.items().map_err(|why| Untranslatable { origin: culprit(svc, named), why })
     }
 }
@@ -160,7 +160,7 @@ fn schemars(v: Value) -> schemars08::schema::Schema {
 /// Builds the type space: shared types first (they may refer to each other), then every named
 /// operation schema. When typify fails, the schema it failed on is found by translating each one
 /// alone (every other shared type standing in as any value), so the error can point at it.
-pub fn generate(svc: &Service, named: &[(String, Value)]) -> Result<Types, Untranslatable> {
+pub fn generate(svc: &Service, named: &[(String, &Value)]) -> Result<Types, Untranslatable> {
     guarded(|| generate_types(svc, named)).map_err(|why| Untranslatable { origin: culprit(svc, named), why })
 }
 
@@ -194,7 +194,7 @@ pub enum Origin {
 /// contract of T types and N operation schemas costs a number of translations logarithmic in
 /// T and N (each the size of the contract), not one per type (which took Cloudflare's
 /// description past fifteen minutes).
-fn culprit(svc: &Service, named: &[(String, Value)]) -> Origin {
+fn culprit(svc: &Service, named: &[(String, &Value)]) -> Origin {
     // The service with every type but `only` stubbed as any value: references still resolve.
     let keep = |only: &[&String]| -> Service {
         let mut svc = svc.clone();
@@ -205,7 +205,7 @@ fn culprit(svc: &Service, named: &[(String, Value)]) -> Origin {
         }
         svc
     };
-    let fails = |svc: &Service, named: &[(String, Value)]| {
+    let fails = |svc: &Service, named: &[(String, &Value)]| {
         guarded(|| generate_types(svc, named).and_then(|t| t.items().map(drop))).is_err()
     };
     let types: Vec<&String> = svc.types.keys().collect();
@@ -294,7 +294,7 @@ fn integer_impls() -> impl Iterator<Item = typify::TypeSpaceImpl> {
     [typify::TypeSpaceImpl::Display, typify::TypeSpaceImpl::FromStr, typify::TypeSpaceImpl::Default].into_iter()
 }
 
-fn generate_types(svc: &Service, named: &[(String, Value)]) -> Result<Types, String> {
+fn generate_types(svc: &Service, named: &[(String, &Value)]) -> Result<Types, String> {
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false).with_type_mod("types").with_map_type("::std::collections::BTreeMap");
     settings.with_conversion(unbounded_integer(), "::stitchgen_runtime::Integer", integer_impls());
