@@ -77,7 +77,14 @@ pub(crate) const TYPIFY_VERSION: &str = "0.8.0";
 /// names are removed. typify names them in paths (`defaults::x()`) and in the string of a
 /// `#[serde(default = "defaults::x")]`: both are read off the tree, not off a printed module.
 fn drop_unused_default_helpers(items: &mut [syn::Item]) {
-    let mut names = Names::default();
+    let helpers = items.iter().filter_map(defaults).flatten().filter_map(|i| match i {
+        syn::Item::Fn(f) => Some((f.sig.ident.to_string(), 0)),
+        _ => None,
+    });
+    let mut names = Names { helpers: helpers.collect(), texts: Vec::new() };
+    if names.helpers.is_empty() {
+        return;
+    }
     for item in items.iter() {
         syn::visit::visit_item(&mut names, item);
     }
@@ -94,25 +101,40 @@ fn drop_unused_default_helpers(items: &mut [syn::Item]) {
     }
 }
 
-/// Every identifier of a tree with how often it occurs, and the text of its string literals
-/// that name a default helper (inside `#[serde(...)]`, which syn leaves as tokens).
-#[derive(Default)]
+/// The items of typify's `mod defaults`, if `item` is it.
+fn defaults(item: &syn::Item) -> Option<&Vec<syn::Item>> {
+    match item {
+        syn::Item::Mod(m) if m.ident == "defaults" => m.content.as_ref().map(|(_, items)| items),
+        _ => None,
+    }
+}
+
+/// How often each default helper's name occurs as an identifier of a tree (its definition
+/// included), and the text of the string literals that name a helper (inside `#[serde(...)]`,
+/// which syn leaves as tokens). Only the helpers' names are counted: a large module has
+/// millions of identifiers.
 struct Names {
-    idents: BTreeMap<String, usize>,
+    helpers: Vec<(String, usize)>,
     texts: Vec<String>,
 }
 
 impl Names {
     /// Named somewhere besides its own definition.
     fn used(&self, name: &str) -> bool {
-        self.idents.get(name).is_some_and(|n| *n > 1) || self.texts.iter().any(|t| t.contains(name))
+        self.helpers.iter().any(|(h, n)| h == name && *n > 1) || self.texts.iter().any(|t| t.contains(name))
+    }
+
+    fn count(&mut self, ident: &proc_macro2::Ident) {
+        if let Some((_, n)) = self.helpers.iter_mut().find(|(h, _)| ident == h) {
+            *n += 1;
+        }
     }
 
     fn tokens(&mut self, tokens: TokenStream) {
         for tree in tokens {
             match tree {
                 proc_macro2::TokenTree::Group(g) => self.tokens(g.stream()),
-                proc_macro2::TokenTree::Ident(i) => *self.idents.entry(i.to_string()).or_default() += 1,
+                proc_macro2::TokenTree::Ident(i) => self.count(&i),
                 proc_macro2::TokenTree::Literal(l) => {
                     let text = l.to_string();
                     if text.contains("defaults::") {
@@ -127,7 +149,7 @@ impl Names {
 
 impl<'ast> syn::visit::Visit<'ast> for Names {
     fn visit_ident(&mut self, i: &'ast proc_macro2::Ident) {
-        *self.idents.entry(i.to_string()).or_default() += 1;
+        self.count(i);
     }
 
     fn visit_lit_str(&mut self, l: &'ast syn::LitStr) {
