@@ -407,17 +407,18 @@ pub(super) fn tool_input_with(
             }
             continue;
         }
-        let converted = conv.convert(resolved);
-        if let Some(p) = converted.get("properties").and_then(Value::as_object) {
-            properties.extend(p.clone());
+        // Its parts moved out, not copied: they are the bulk of a tool's definition.
+        let Value::Object(mut converted) = conv.convert(resolved) else { continue };
+        if let Some(Value::Object(p)) = converted.remove("properties") {
+            properties.extend(p);
         }
-        if let Some(r) = converted.get("required").and_then(Value::as_array) {
-            required.extend(r.iter().cloned());
+        if let Some(Value::Array(r)) = converted.remove("required") {
+            required.extend(r);
         }
         if is_input {
             for k in ["additionalProperties", "description"] {
-                if let Some(v) = converted.get(k) {
-                    rest.insert(k.into(), v.clone());
+                if let Some(v) = converted.remove(k) {
+                    rest.insert(k.into(), v);
                 }
             }
         }
