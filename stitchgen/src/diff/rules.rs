@@ -77,8 +77,8 @@ rules! {
     "success-status-changed", Some(Breaking), None, "the status of a successful answer changed";
     "success-answer-added", Some(Breaking), None, "a success documented beside the main answer (`http.successes`) is new: a client reads it as the main answer";
     "success-answer-removed", Some(Info), None, "a success documented beside the main answer is gone: it is no longer answered";
-    "error-answer-added", Some(Warning), None, "an error answer with a body of its own (`http.errors`) is new: a client reads that body at its status, not the registry's envelope";
-    "error-answer-removed", Some(Warning), None, "an error answer with a body of its own is gone: a client reading it gets the registry's envelope at its status, or an undocumented answer";
+    "error-answer-added", Some(Warning), None, "an error answer documented at a status of its own (`http.errors`) is new: a client reads its body there (or none), not the registry's envelope";
+    "error-answer-removed", Some(Warning), None, "an error answer documented at a status of its own is gone: a client reading its body gets the registry's envelope at its status, or an undocumented answer";
     "response-header-removed", Some(Breaking), None, "a documented response header is gone";
     "response-header-made-optional", Some(Breaking), None, "a required response header became optional";
     "response-header-added", Some(Info), None, "a new documented response header";
