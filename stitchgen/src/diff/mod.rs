@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::{Model, OpKind, Operation, Service};
+use crate::model::{Model, OpKind, Operation, Service, StatusAnswer};
 use crate::parse::ast::Surface;
 use crate::present::{self, Refs, Style, Tool};
 use location::{At, Found};
@@ -183,37 +183,40 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
 /// The successes documented beside the main answer (`http.successes`): one that appears is an
 /// answer an older client reads as the main one; the body of one kept is compared as an output.
 fn successes(o: &Operation, n: &Operation, c: &Cmp<'_>, out: &mut Out) {
-    fn find(op: &Operation, status: u16) -> Option<&crate::model::StatusAnswer> {
-        op.successes.iter().find(|a| a.status == status)
-    }
-    for a in &o.successes {
-        match find(n, a.status) {
-            Some(b) => c.schema(a.body.as_ref(), b.body.as_ref(), &format!("{} answer", a.status), Dir::Output, out),
-            None => out.push(Consumer::Http, c.subject, "success-answer-removed", format!("status {}", a.status)),
-        }
-    }
-    for b in n.successes.iter().filter(|b| find(o, b.status).is_none()) {
-        out.push(Consumer::Http, c.subject, "success-answer-added", format!("status {}", b.status));
-    }
+    let rules = ("success-answer-added", "success-answer-removed");
+    status_answers(&o.successes, &n.successes, rules, "answer", c, out);
 }
 
 /// The error answers documented at statuses of their own (`http.errors`): one that appears or
 /// goes changes the body a client reads at its status (its own, or the registry's envelope);
 /// the body of one kept is compared as an output.
 fn error_answers(o: &crate::model::Http, n: &crate::model::Http, c: &Cmp<'_>, out: &mut Out) {
-    fn find(http: &crate::model::Http, status: u16) -> Option<&crate::model::StatusAnswer> {
-        http.error_answers.iter().find(|a| a.status == status)
+    let rules = ("error-answer-added", "error-answer-removed");
+    status_answers(&o.error_answers, &n.error_answers, rules, "error answer", c, out);
+}
+
+/// Answers at statuses of their own, matched by status: one that appears or goes is reported
+/// by `rules` (added, removed); the body of one kept is compared as an output named
+/// `{status} {label}`.
+fn status_answers(
+    old: &[StatusAnswer],
+    new: &[StatusAnswer],
+    (added, removed): (&'static str, &'static str),
+    label: &str,
+    c: &Cmp<'_>,
+    out: &mut Out,
+) {
+    fn find(list: &[StatusAnswer], status: u16) -> Option<&StatusAnswer> {
+        list.iter().find(|a| a.status == status)
     }
-    for a in &o.error_answers {
-        match find(n, a.status) {
-            Some(b) => {
-                c.schema(a.body.as_ref(), b.body.as_ref(), &format!("{} error answer", a.status), Dir::Output, out)
-            }
-            None => out.push(Consumer::Http, c.subject, "error-answer-removed", format!("status {}", a.status)),
+    for a in old {
+        match find(new, a.status) {
+            Some(b) => c.schema(a.body.as_ref(), b.body.as_ref(), &format!("{} {label}", a.status), Dir::Output, out),
+            None => out.push(Consumer::Http, c.subject, removed, format!("status {}", a.status)),
         }
     }
-    for b in n.error_answers.iter().filter(|b| find(o, b.status).is_none()) {
-        out.push(Consumer::Http, c.subject, "error-answer-added", format!("status {}", b.status));
+    for b in new.iter().filter(|b| find(old, b.status).is_none()) {
+        out.push(Consumer::Http, c.subject, added, format!("status {}", b.status));
     }
 }
 
