@@ -30,14 +30,7 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
     for t in cx.tools() {
         roots.extend([&t.input, &t.output].into_iter().flatten().map(|s| &s.0));
     }
-    for root in roots {
-        let before = diags.iter().count();
-        let mut w = Walker { types: cx.types, too_deep: false, diags: &mut *diags };
-        w.walk(root, 1, Around::default());
-        if diags.iter().count() == before {
-            compiles(root, diags);
-        }
-    }
+    in_parallel(&roots, |part, diags| part.iter().for_each(|root| check_root(cx.types, root, diags)), diags);
     for e in cx.endpoints() {
         tool_input(cx, e, diags);
     }
@@ -47,6 +40,51 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
         }
     }
     unused_types(cx, diags);
+}
+
+/// One root's keywords walked, then compiled by the validator when the walk found nothing.
+fn check_root(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
+    let before = diags.iter().count();
+    Walker { types, too_deep: false, diags: &mut *diags }.walk(root, 1, Around::default());
+    if diags.iter().count() == before {
+        compiles(root, diags);
+    }
+}
+
+/// The roots each checked alone, by as many threads as the machine runs at once: compiling every
+/// schema with the validator is most of the check's time on a large contract. Diagnostics are
+/// sorted when reported, so the order the parts finish in does not show.
+fn in_parallel(roots: &[&Node], check: impl Fn(&[&Node], &mut Diagnostics) + Sync, diags: &mut Diagnostics) {
+    /// Fewer roots than this are checked on the calling thread: a thread costs more than they do.
+    const PER_THREAD: usize = 256;
+    let threads = std::thread::available_parallelism().map_or(1, usize::from).min(roots.len() / PER_THREAD).max(1);
+    if threads == 1 {
+        return check(roots, diags);
+    }
+    let parts: Vec<Diagnostics> = std::thread::scope(|s| {
+        let check = &check;
+        let run = move |part: &[&Node]| {
+            let mut diags = Diagnostics::default();
+            check(part, &mut diags);
+            diags
+        };
+        // Deep schemas recurse: the stack of a main thread rather than a spawned one's 2 MiB.
+        // A part no thread could be had for is checked on this one.
+        let spawned: Vec<_> = roots
+            .chunks(roots.len().div_ceil(threads))
+            .map(|part| {
+                std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, move || run(part)).map_err(|_| part)
+            })
+            .collect();
+        spawned
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(part) => run(part),
+            })
+            .collect()
+    });
+    parts.into_iter().for_each(|part| diags.extend(part));
 }
 
 /// One walk over a schema tree, reporting as it goes.
