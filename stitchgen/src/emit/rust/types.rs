@@ -27,13 +27,7 @@ impl Types {
         let Types { space, fixed, .. } = self;
         let tokens = guarded(|| Ok(space.to_stream()))?;
         drop(space);
-        let items = match each_item(tokens.clone()) {
-            Some(items) => {
-                drop(tokens);
-                items
-            }
-            None => syn::parse2::<syn::File>(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?.items,
-        };
+        let items = each_item(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
         let mut items = super::share::share(items, &fixed);
         drop_unused_default_helpers(&mut items);
         Ok(items)
@@ -47,9 +41,11 @@ impl Types {
 
 /// typify's items, each parsed on its own: parsing the stream whole makes syn copy every token
 /// of it into one cursor buffer first, the largest allocation of a large generation after the
-/// type space. An item ends at a `;` or at a brace group no `;` follows; `None` when a piece cut
-/// so is not one item (the stream is then parsed whole, and its error reported from there).
-fn each_item(tokens: TokenStream) -> Option<Vec<syn::Item>> {
+/// type space. An item ends at a `;` or at a brace group no `;` follows. The stream is consumed
+/// as it is read, so each item's tokens are freed once it is parsed; when a piece cut so is not
+/// one item, the stream is put back together (the items read so far, the piece, the rest) and
+/// parsed whole, its error reported from there.
+fn each_item(tokens: TokenStream) -> syn::Result<Vec<syn::Item>> {
     use proc_macro2::{Delimiter, TokenTree};
     let semicolon = |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == ';');
     let mut items = Vec::new();
@@ -62,10 +58,21 @@ fn each_item(tokens: TokenStream) -> Option<Vec<syn::Item>> {
         };
         piece.push(tree);
         if ends {
-            items.push(syn::parse2::<syn::Item>(piece.drain(..).collect()).ok()?);
+            let stream: TokenStream = piece.drain(..).collect();
+            match syn::parse2::<syn::Item>(stream.clone()) {
+                Ok(item) => items.push(item),
+                Err(_) => return whole(items, stream.into_iter().chain(trees)),
+            }
         }
     }
-    piece.is_empty().then_some(items)
+    if piece.is_empty() { Ok(items) } else { whole(items, piece) }
+}
+
+/// `items` followed by `rest`, parsed as one file.
+fn whole(items: Vec<syn::Item>, rest: impl IntoIterator<Item = proc_macro2::TokenTree>) -> syn::Result<Vec<syn::Item>> {
+    let mut stream = quote::quote!(#(#items)*);
+    stream.extend(rest);
+    syn::parse2::<syn::File>(stream).map(|f| f.items)
 }
 
 /// The type generator's version, as diagnostics name it (a test holds it to `Cargo.lock`).
@@ -358,8 +365,19 @@ mod tests {
         let whole = syn::parse2::<syn::File>(tokens.clone()).unwrap().items;
         let each = each_item(tokens).expect("every piece is one item");
         assert_eq!((each.len(), print(each)), (7, print(whole)));
-        // A piece that is not one item: the caller parses the stream whole.
-        assert!(each_item(quote::quote!(pub struct A { } ;;)).is_none());
+        // A piece cut wrong is parsed with the rest, whole: the items of the whole.
+        let cut_wrong = quote::quote!(
+            pub struct A;
+            pub const C: u8 = { 1 } + 1;
+            pub struct B {}
+        );
+        let each = each_item(cut_wrong.clone()).expect("the whole parses");
+        assert_eq!(print(each), print(syn::parse2::<syn::File>(cut_wrong).unwrap().items));
+        // A stream that is not items: the whole's error.
+        let error = |r: syn::Result<_>| r.err().map(|e: syn::Error| e.to_string());
+        let broken = quote::quote!(pub struct A { } pub struct;);
+        let whole = error(syn::parse2::<syn::File>(broken.clone()).map(drop));
+        assert_eq!((error(each_item(broken).map(drop)), whole.is_some()), (whole, true));
     }
 
     #[test]
