@@ -75,6 +75,7 @@ pub mod schema;
 pub mod snapshot;
 #[doc(hidden)]
 pub mod source;
+mod threads;
 #[doc(hidden)]
 pub mod verify;
 
@@ -197,7 +198,7 @@ pub fn generate_checked(checked: Checked) -> Result<Generated, Error> {
             (documents, snapshot, budget)
         };
         // The stack a main thread has (a spawned one gets 2 MiB): deep schemas recurse.
-        let json = std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, json);
+        let json = std::thread::Builder::new().stack_size(threads::MAIN_STACK).spawn_scoped(s, json);
         let mcp_profiles: Vec<(&str, String)> =
             checked.options.profiles.iter().filter(|p| p.is_mcp()).map(|p| (p.name(), p.file())).collect();
         let modules = emit::modules(&model, &mcp_profiles);

@@ -28,19 +28,9 @@ pub struct WriteReport {
 /// the one returned.
 pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> std::io::Result<WriteReport> {
     std::fs::create_dir_all(dir)?;
-    let write = |a: &Artifact| write_if_changed(&dir.join(&a.name), &a.bytes);
-    let results: Vec<std::io::Result<bool>> = std::thread::scope(|s| {
-        // A file no thread could be had for is written on this one.
-        let spawned: Vec<_> =
-            artifacts.iter().map(|a| (a, std::thread::Builder::new().spawn_scoped(s, move || write(a)))).collect();
-        spawned
-            .into_iter()
-            .map(|(a, h)| match h {
-                Ok(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(_) => write(a),
-            })
-            .collect()
-    });
+    // Writing a file recurses nowhere: a stack of 1 MiB.
+    let results =
+        crate::threads::each(artifacts, 1 << 20, |a: &Artifact| write_if_changed(&dir.join(&a.name), &a.bytes));
     let mut report = WriteReport::default();
     for (a, wrote) in artifacts.iter().zip(results) {
         if wrote? {

@@ -61,28 +61,11 @@ fn in_parallel(roots: &[&Node], check: impl Fn(&[&Node], &mut Diagnostics) + Syn
     if threads == 1 {
         return check(roots, diags);
     }
-    let parts: Vec<Diagnostics> = std::thread::scope(|s| {
-        let check = &check;
-        let run = move |part: &[&Node]| {
-            let mut diags = Diagnostics::default();
-            check(part, &mut diags);
-            diags
-        };
-        // Deep schemas recurse: the stack of a main thread rather than a spawned one's 2 MiB.
-        // A part no thread could be had for is checked on this one.
-        let spawned: Vec<_> = roots
-            .chunks(roots.len().div_ceil(threads))
-            .map(|part| {
-                std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, move || run(part)).map_err(|_| part)
-            })
-            .collect();
-        spawned
-            .into_iter()
-            .map(|h| match h {
-                Ok(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(part) => run(part),
-            })
-            .collect()
+    // Deep schemas recurse: each part on a stack as large as the pipeline's own.
+    let parts = crate::threads::each(roots.chunks(roots.len().div_ceil(threads)), crate::threads::MAIN_STACK, |part| {
+        let mut diags = Diagnostics::default();
+        check(part, &mut diags);
+        diags
     });
     parts.into_iter().for_each(|part| diags.extend(part));
 }
