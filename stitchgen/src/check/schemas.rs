@@ -30,7 +30,7 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
     for t in cx.tools() {
         roots.extend([&t.input, &t.output].into_iter().flatten().map(|s| &s.0));
     }
-    in_parallel(&roots, |part, diags| part.iter().for_each(|root| check_root(cx.types, root, diags)), diags);
+    check_roots(cx.types, &roots, diags);
     for e in cx.endpoints() {
         tool_input(cx, e, diags);
     }
@@ -51,12 +51,13 @@ fn check_root(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
     }
 }
 
-/// The roots each checked alone, by as many threads as the machine runs at once: compiling every
-/// schema with the validator is most of the check's time on a large contract. Diagnostics are
-/// sorted when reported, so the order the parts finish in does not show.
-fn in_parallel(roots: &[&Node], check: impl Fn(&[&Node], &mut Diagnostics) + Sync, diags: &mut Diagnostics) {
+/// Each root checked alone ([`check_root`]), by as many threads as the machine runs at once:
+/// compiling every schema with the validator is most of the check's time on a large contract.
+/// Diagnostics are sorted when reported, so the order the parts finish in does not show.
+fn check_roots(types: Types<'_>, roots: &[&Node], diags: &mut Diagnostics) {
     /// Fewer roots than this are checked on the calling thread: a thread costs more than they do.
     const PER_THREAD: usize = 256;
+    let check = |part: &[&Node], diags: &mut Diagnostics| part.iter().for_each(|root| check_root(types, root, diags));
     let threads = std::thread::available_parallelism().map_or(1, usize::from).min(roots.len() / PER_THREAD).max(1);
     if threads == 1 {
         return check(roots, diags);
