@@ -414,7 +414,9 @@ def for_prism(original, dir_):
     a copy with that `allOf` left out wherever every value of the `enum` satisfies it (checked
     here per value, formats asserted). Both accept the same values, but Prism's generator reads
     only the `allOf` (Discord's scopes and channel types: values the `enum` excludes, then
-    rightly refused). Answers are still judged by the original; only Prism reads the copy."""
+    rightly refused). Answers are still judged by the original; only Prism reads the copy. A
+    YAML document is served as written (read and written again, its scalars could change: a
+    date becomes a timestamp): Together's one such `allOf` reaches Prism as written."""
     if original.suffix != ".json":
         return original
     doc = json.loads(original.read_text())
