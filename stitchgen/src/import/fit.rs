@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::{Value as J, json};
+use serde_json::{Map, Value as J, json};
 
 use super::schemas::escape;
 use super::{Lowerings, Pending};
@@ -22,10 +22,13 @@ pub(super) const NOWHERE: Span = Span { file: FileId(0), lo: 0, hi: 0 };
 pub(super) fn fit(doc: &mut J, lowered: &mut Lowerings) -> BTreeSet<String> {
     let pending = std::mem::take(&mut lowered.pending);
     // A form's fields are judged once every other rule has declared or rewritten them, with
-    // the types as those rules left them.
+    // the types as those rules left them. The unions go before them and after the rest: a union
+    // whose branches are kept once or rewritten moves the places the rest point into.
     let (forms, rest): (Vec<_>, Vec<_>) =
         pending.into_iter().partition(|(rule, ..)| matches!(rule, Pending::FormInput | Pending::OptionalBody));
+    let (unions, rest): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(rule, ..)| matches!(rule, Pending::OneOf));
     let mut touched = apply(doc, rest, lowered);
+    touched.extend(apply(doc, unions, lowered));
     touched.extend(apply(doc, forms, lowered));
     touched
 }
@@ -166,30 +169,104 @@ fn declared_around(doc: &J, out: &str, node: &Node, types: Types<'_>) -> Vec<Str
 
 /// A `oneOf` branch that is the same schema as an earlier one (references followed, as check
 /// compares them) is kept once: under "exactly one", a value matching both would match neither,
-/// so the published schema refuses the very values it lists there.
+/// so the published schema refuses the very values it lists there. Branches that are still
+/// told apart by nothing (see [`within`]) make the union an `anyOf`, for the same reason.
 fn one_of_once(doc: &mut J, out: &str, node: &Node, types: Types<'_>, span: Span, src: &str, lowered: &mut Lowerings) {
     let Some(branches) = node.get("oneOf").and_then(Node::as_seq) else { return };
     let resolved: Vec<J> = branches.iter().map(|b| types.resolve(b).to_json()).collect();
     let repeats: Vec<(usize, usize)> = (0..resolved.len())
         .filter_map(|i| resolved[..i].iter().position(|a| *a == resolved[i]).map(|first| (i, first)))
         .collect();
-    if repeats.is_empty() {
-        return;
-    }
-    if let Some(J::Array(list)) = doc.pointer_mut(&format!("{out}/oneOf")) {
+    if !repeats.is_empty()
+        && let Some(J::Array(list)) = doc.pointer_mut(&format!("{out}/oneOf"))
+    {
         let mut i = 0;
         list.retain(|_| {
             i += 1;
             !repeats.iter().any(|(r, _)| *r == i - 1)
         });
     }
-    for (i, first) in repeats {
+    for &(i, first) in &repeats {
         let why = format!(
             "`oneOf` branch {} is the same schema as branch {}: kept once (no value matches exactly one of two same branches)",
             i + 1,
             first + 1
         );
         lowered.warn(span, src, why);
+    }
+    let kept = |i: &usize| !repeats.iter().any(|(r, _)| r == i);
+    let pairs: Vec<(usize, usize)> = (0..resolved.len())
+        .filter(kept)
+        .flat_map(|i| (0..resolved.len()).filter(kept).filter(move |&j| j != i).map(move |j| (i, j)))
+        .filter(|&(i, j)| within(&resolved[i], &resolved[j]))
+        .collect();
+    let Some(&(i, j)) = pairs.first() else { return };
+    if let Some(J::Object(map)) = doc.pointer_mut(out)
+        && let Some(list) = map.remove("oneOf")
+    {
+        map.insert("anyOf".into(), list);
+    }
+    let why = if pairs.contains(&(j, i)) {
+        format!(
+            "`oneOf` branches {} and {} are told apart by nothing: open objects requiring the same properties, \
+             the properties both declare the same, so every value of either matches the other, which `oneOf` \
+             refuses; read as `anyOf`",
+            i.min(j) + 1,
+            i.max(j) + 1
+        )
+    } else {
+        format!(
+            "`oneOf` branch {a} is told apart from branch {b} by nothing: open objects, branch {b} requiring \
+             nothing branch {a} does not and the properties both declare the same, so every value of branch {a} \
+             matches branch {b} too, which `oneOf` refuses; read as `anyOf`",
+            a = i + 1,
+            b = j + 1
+        )
+    };
+    lowered.warn(span, src, why);
+}
+
+/// What a schema says of its values without constraining them.
+const ANNOTATIONS: &[&str] = &["description", "title", "examples", "deprecated", "readOnly", "writeOnly", "default"];
+
+/// Whether every value of branch `a` made of the properties it declares matches branch `b` too:
+/// both are open objects with no constraint but their properties, `b` requires nothing `a` does
+/// not, and each property both declare is the same schema, annotations aside (Mastodon's `Quote`
+/// and `ShallowQuote`, each requiring only the same `state`). Such a value matches both.
+fn within(a: &J, b: &J) -> bool {
+    let plain = |s: &J| {
+        s.get("type") == Some(&J::String("object".into()))
+            && s.as_object().is_some_and(|m| {
+                m.iter().all(|(k, v)| {
+                    matches!(k.as_str(), "type" | "properties" | "required")
+                        || (k == "additionalProperties" && *v == J::Bool(true))
+                        || ANNOTATIONS.contains(&k.as_str())
+                })
+            })
+    };
+    if !plain(a) || !plain(b) {
+        return false;
+    }
+    let required = |s: &J| s.get("required").and_then(J::as_array).map_or(&[][..], Vec::as_slice).to_vec();
+    let ra = required(a);
+    if !required(b).iter().all(|r| ra.contains(r)) {
+        return false;
+    }
+    let (Some(pa), pb) = (a.get("properties").and_then(J::as_object), b.get("properties").and_then(J::as_object))
+    else {
+        return true;
+    };
+    pa.iter().all(|(name, sa)| pb.and_then(|pb| pb.get(name)).is_none_or(|sb| same_constraints(sa, sb)))
+}
+
+/// Whether two schemas are the same, annotations aside.
+fn same_constraints(x: &J, y: &J) -> bool {
+    fn constraints(s: &Map<String, J>) -> impl Iterator<Item = (&String, &J)> {
+        s.iter().filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()))
+    }
+    match (x.as_object(), y.as_object()) {
+        (Some(x), Some(y)) => constraints(x).eq(constraints(y)),
+        _ => x == y,
     }
 }
 

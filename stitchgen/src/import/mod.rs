@@ -152,7 +152,8 @@ pub(crate) enum Pending {
     Required,
     /// No parameter of the endpoint at `out` may share its name with an input key.
     ParamNames,
-    /// No two `oneOf` branches of the schema at `out` may be the same schema.
+    /// No two `oneOf` branches of the schema at `out` may be the same schema, or told apart by
+    /// nothing.
     OneOf,
 }
 
