@@ -167,6 +167,7 @@ fn http(old: &Index<'_>, new: &Index<'_>, out: &mut Out) {
         if let (Some(oh), Some(nh)) = (&o.http, &n.http) {
             error_answers(oh, nh, &c, out);
         }
+        error_codes(o, n, &subject, out);
     }
     for (_, n) in new.on_http() {
         if old.find(n).filter(|(_, o)| o.http.is_some()).is_none() {
@@ -193,6 +194,16 @@ fn successes(o: &Operation, n: &Operation, c: &Cmp<'_>, out: &mut Out) {
 fn error_answers(o: &crate::model::Http, n: &crate::model::Http, c: &Cmp<'_>, out: &mut Out) {
     let rules = ("error-answer-added", "error-answer-removed");
     status_answers(&o.error_answers, &n.error_answers, rules, "error answer", c, out);
+}
+
+/// The registry error codes an operation documents (`errors`), compared as sets.
+fn error_codes(o: &Operation, n: &Operation, subject: &str, out: &mut Out) {
+    for code in o.errors.iter().filter(|c| !n.errors.contains(c)) {
+        out.push(Consumer::Http, subject, "error-code-removed", format!("`{code}`"));
+    }
+    for code in n.errors.iter().filter(|c| !o.errors.contains(c)) {
+        out.push(Consumer::Http, subject, "error-code-added", format!("`{code}`"));
+    }
 }
 
 /// Answers at statuses of their own, matched by status: one that appears or goes is reported

@@ -79,6 +79,8 @@ rules! {
     "success-answer-removed", Some(Info), None, "a success documented beside the main answer is gone: it is no longer answered";
     "error-answer-added", Some(Warning), None, "an error answer documented at a status of its own (`http.errors`) is new: a client reads its body there (or none), not the registry's envelope";
     "error-answer-removed", Some(Warning), None, "an error answer documented at a status of its own is gone: a client reading its body gets the registry's envelope at its status, or an undocumented answer";
+    "error-code-added", Some(Warning), None, "an operation documents a registry error code it did not (`errors`): clients may now be answered with it";
+    "error-code-removed", Some(Info), None, "an operation no longer documents a registry error code (`errors`)";
     "response-header-removed", Some(Breaking), None, "a documented response header is gone";
     "response-header-made-optional", Some(Breaking), None, "a required response header became optional";
     "response-header-added", Some(Info), None, "a new documented response header";

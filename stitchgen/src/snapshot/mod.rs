@@ -76,6 +76,12 @@ fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
     row.insert("method".into(), op.http.as_ref().map_or(Value::Null, |h| json!(h.method.as_str())));
     row.insert("scope".into(), json!(op.scope));
     row.insert("description".into(), json!(op.desc));
+    // The registry codes it documents, as a set; written only when declared, so that the
+    // snapshots of contracts without them do not move.
+    if !op.errors.is_empty() {
+        let codes: std::collections::BTreeSet<&String> = op.errors.iter().collect();
+        row.insert("errors".into(), json!(codes));
+    }
     let multipart = op.http_kind.multipart.as_ref().map(|m| {
         let files: Vec<Value> = m
             .files
