@@ -37,4 +37,13 @@ mod tests {
         let parts = [3_u64, 1, 2];
         assert_eq!(super::each(parts, 1 << 16, |n| n * 10), [30, 10, 20]);
     }
+
+    #[test]
+    fn parts_no_thread_could_be_had_for_run_on_the_caller() {
+        // A stack the size of half the address space: no thread is spawned with it, and each
+        // part runs here instead.
+        let caller = std::thread::current().id();
+        let ran = super::each([1_u64, 2], usize::MAX / 2, |n| (n * 10, std::thread::current().id() == caller));
+        assert_eq!(ran, [(10, true), (20, true)]);
+    }
 }
