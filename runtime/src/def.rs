@@ -320,6 +320,18 @@ impl OperationDef {
     pub fn success_answer(&self, status: u16) -> Option<&AnswerDef> {
         self.success_answers.iter().find(|a| a.status == status)
     }
+
+    /// The status of the main JSON success answer: the declared one (`http.status`,
+    /// `responseMeta.status`), else 200 with an answer and 204 without.
+    pub fn main_status(&self) -> u16 {
+        self.http_kind.status.unwrap_or(implied_status(self.output_schema.is_some()))
+    }
+}
+
+/// The status of a main success answer its contract does not declare: 200 with an answer
+/// (`output`), 204 without. The generator, its checks and the adapters all read it here.
+pub const fn implied_status(has_output: bool) -> u16 {
+    if has_output { 200 } else { 204 }
 }
 
 /// An endpoint's declared byte limits (`limits`); `None`: the adapter's or client's default.

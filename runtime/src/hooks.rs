@@ -89,12 +89,13 @@ pub(crate) fn span(def: &OperationDef, surface: Surface) -> tracing::Span {
     )
 }
 
-/// Records how the call ended on its span, and one event: `info` for a success or a caller's
-/// mistake, `error` with the full detail (server-side only) for a failure of the service.
-pub(crate) fn record(span: &tracing::Span, def: &OperationDef, outcome: Result<(), &AppError>, started: Instant) {
+/// Records how the call ended on its span, and one event: `info` for a success (with the HTTP
+/// status it answers) or a caller's mistake, `error` with the full detail (server-side only) for
+/// a failure of the service.
+pub(crate) fn record(span: &tracing::Span, outcome: Result<u16, &AppError>, started: Instant) {
     let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let (code, status) = match outcome {
-        Ok(()) => ("OK", def.http_kind.status.unwrap_or(200)),
+        Ok(status) => ("OK", status),
         Err(e) => (e.code.as_str(), e.status),
     };
     span.record("code", code).record("status", status).record("duration_ms", duration_ms);

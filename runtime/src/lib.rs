@@ -65,7 +65,7 @@ mod wire;
 pub use ctx::{Caller, Ctx, Identify, Identity, Progress, ViewCall};
 pub use def::{
     AnswerDef, Credential, FieldDef, FileFieldDef, HeaderDef, HttpKindDef, InputRequiredDef, LimitsDef, MultipartDef,
-    OpKind, OperationDef, ParamIn, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef,
+    OpKind, OperationDef, ParamIn, SlicePlan, StreamDef, StreamFormat, Surface, ViewDef, implied_status,
 };
 pub use error::{AppError, ErrorCode, HttpErrorBody, HttpErrorEnvelope, Reply, ToolErrorEnvelope, retryable_status};
 pub use hooks::{CallInfo, Hook, HookFuture};

@@ -137,6 +137,20 @@ struct Done {
     undeclared: std::collections::BTreeSet<String>,
 }
 
+impl Done {
+    /// The HTTP status this answer goes out with (the call's span records it on every surface):
+    /// the documented success the handler answered, a raw response's own, 200 for a stream, else
+    /// the main answer's.
+    fn http_status(&self, def: &OperationDef) -> u16 {
+        match (self.status, &self.payload) {
+            (Some(status), _) => status,
+            (None, Some(crate::HttpPayload::Raw(raw))) => raw.status,
+            (None, Some(crate::HttpPayload::Stream(_))) => 200,
+            _ => def.main_status(),
+        }
+    }
+}
+
 /// Whether a call has yet to pass the scope gate.
 #[derive(Clone, Copy)]
 enum Gate {
@@ -464,7 +478,7 @@ impl Service {
         let def = self.inner.ops[op];
         let Err(e) = self.gate(def, ctx) else { return Ok(()) };
         let (span, started) = (crate::hooks::span(def, Surface::Http), std::time::Instant::now());
-        crate::hooks::record(&span, def, Err(&e), started);
+        crate::hooks::record(&span, Err(&e), started);
         let info = CallInfo { operation: def, surface: Surface::Http, ctx, arguments: &Value::Null };
         for hook in self.hooks.iter() {
             hook.after(&info, Err(&e)).instrument(span.clone()).await;
@@ -506,7 +520,7 @@ impl Service {
         }
         .instrument(span.clone())
         .await;
-        crate::hooks::record(&span, def, result.as_ref().map(drop), started);
+        crate::hooks::record(&span, result.as_ref().map(|done| done.http_status(def)), started);
         let mut result = result;
         let undeclared = match &mut result {
             Ok(done) => self.first_seen(op, std::mem::take(&mut done.undeclared)),
@@ -819,5 +833,30 @@ mod tests {
             let e = call(wrong.clone()).await.unwrap_err();
             assert_eq!(e.code, "INTERNAL_SERVER_ERROR", "{wrong}: {e:?}");
         }
+    }
+
+    #[test]
+    fn a_success_s_status_is_the_one_it_answers_with() {
+        use super::Done;
+        use crate::{HttpKindDef, HttpPayload, RawResponse};
+        let done = |status: Option<u16>, payload: Option<HttpPayload>| Done {
+            outcome: super::ToolOutcome { value: Value::Null, presentation: None, input_required: false },
+            payload,
+            status,
+            undeclared: Default::default(),
+        };
+        let none = OperationDef { output_schema: None, ..OperationDef::EMPTY };
+        let some = OperationDef { output_schema: Some("{}"), ..OperationDef::EMPTY };
+        let created = OperationDef {
+            output_schema: Some("{}"),
+            http_kind: HttpKindDef { status: Some(201), ..HttpKindDef::PLAIN },
+            ..OperationDef::EMPTY
+        };
+        assert_eq!(done(None, None).http_status(&none), 204, "no answer");
+        assert_eq!(done(None, None).http_status(&some), 200, "an answer");
+        assert_eq!(done(None, None).http_status(&created), 201, "the declared status");
+        assert_eq!(done(Some(202), None).http_status(&created), 202, "a documented success answered");
+        let raw = RawResponse { status: 206, ..RawResponse::ok("part") };
+        assert_eq!(done(None, Some(HttpPayload::Raw(raw))).http_status(&none), 206, "a raw response's own");
     }
 }

@@ -313,10 +313,7 @@ fn success(def: &'static OperationDef, answer: HttpAnswer, head: bool) -> Respon
     // The success the handler answered (`http.successes`), else the contract's main one.
     let (status, has_body) = match answer.status.and_then(|s| def.success_answer(s)) {
         Some(other) => (other.status, other.schema.is_some()),
-        None => {
-            let has_body = def.output_schema.is_some();
-            (kind.status.unwrap_or(if has_body { 200 } else { 204 }), has_body)
-        }
+        None => (def.main_status(), def.output_schema.is_some()),
     };
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
     match answer.payload {

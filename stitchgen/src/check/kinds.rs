@@ -378,7 +378,8 @@ fn error_statuses(e: &Endpoint, diags: &mut Diagnostics) {
 /// `http.successes` (E0311): each key a success status other than the main one, a body only
 /// where the status has one, and no tool view (which shapes the main answer alone).
 fn success_statuses(e: &Endpoint, h: &Sp<crate::parse::ast::HttpGroup>, diags: &mut Diagnostics) {
-    let main = h.value.status.as_ref().map_or(if e.output.is_some() { 200 } else { 204 }, |s| s.value);
+    let main =
+        h.value.status.as_ref().map_or(u64::from(stitchgen_runtime::implied_status(e.output.is_some())), |s| s.value);
     for (status, answer) in e.success_answers() {
         let bad = |message: String| Diagnostic::new(Code::InvalidHttpGroup, status.span, message);
         match status.value.parse::<u16>() {

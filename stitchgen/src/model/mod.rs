@@ -200,7 +200,7 @@ impl Http {
     /// The success status HTTP answers with: the declared one, else 200 with an output and 204
     /// without.
     pub fn success_status(&self, has_output: bool) -> u16 {
-        self.status.unwrap_or(if has_output { 200 } else { 204 })
+        self.status.unwrap_or(stitchgen_runtime::implied_status(has_output))
     }
 }
 
@@ -529,7 +529,7 @@ fn endpoint(c: &Contract, service: &str, default_scope: &str, e: &Endpoint, obje
         view: tool.and_then(|t| t.view.as_ref()).filter(|_| is_tool).map(|v| view(&v.value)),
         errors: e.errors.iter().flat_map(|l| l.value.iter()).map(|s| s.value.clone()).collect(),
         successes: status_answers(e.success_answers()),
-        main_status: response_facts(e).0.unwrap_or(if e.output.is_some() { 200 } else { 204 }),
+        main_status: response_facts(e).0.unwrap_or(stitchgen_runtime::implied_status(e.output.is_some())),
         http_kind: http_kind(e),
         input_required: tool
             .filter(|_| is_tool && surfaces.contains(&Surface::Mcp))
@@ -640,7 +640,7 @@ fn response_facts(e: &Endpoint) -> (Option<u16>, Vec<Header>) {
     };
     // The implied status written out (`status: 204` without output) declares nothing: no
     // artifact moves for it.
-    let implied = if e.output.is_some() { 200 } else { 204 };
+    let implied = stitchgen_runtime::implied_status(e.output.is_some());
     let status = status.as_ref().and_then(|s| u16::try_from(s.value).ok()).filter(|s| *s != implied);
     let headers = headers
         .iter()
@@ -828,7 +828,7 @@ fn runtime_tool(c: &Contract, service: &str, scope: &str, t: &RuntimeTool, objec
         view: None,
         errors: Vec::new(),
         successes: Vec::new(),
-        main_status: if t.output.is_some() { 200 } else { 204 },
+        main_status: stitchgen_runtime::implied_status(t.output.is_some()),
         http_kind: HttpKind::default(),
         input_required: Vec::new(),
         present: t.present.iter().flat_map(|p| p.value.iter()).map(|p| p.value).collect(),

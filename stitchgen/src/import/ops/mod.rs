@@ -595,7 +595,7 @@ impl<'d, 's> Endpoints<'d, 's> {
 /// without) or it documents headers. The endpoint stays a tool: a documented status and headers
 /// are facts about the HTTP exchange, not an answer its handler builds.
 fn http_group(code: u16, has_output: bool, headers: Map<String, J>, e: &mut Map<String, J>) {
-    let implied = if has_output { 200 } else { 204 };
+    let implied = stitchgen_runtime::implied_status(has_output);
     let mut http = Map::new();
     if code != implied {
         http.insert("status".into(), json!(code));
