@@ -1,6 +1,6 @@
 """The document Prism mocks (see for_prism): the original, or a copy where Prism 5.16 reads the
-original otherwise than its authors and the import do. Each rewrite keeps what the original
-accepts, so Prism still judges every request the gateway sends; answers are judged by the
+original otherwise than its authors and the import do. No rewrite refuses what the original
+accepts, so a request Prism refuses is one the original refuses too; answers are judged by the
 original, never by the copy."""
 import json
 import shutil
