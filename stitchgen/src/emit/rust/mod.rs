@@ -6,6 +6,7 @@
 
 mod asks;
 mod client;
+mod copies;
 pub mod failure;
 mod layout;
 mod ops;

@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use serde_json::Value;
 use typify::{TypeSpace, TypeSpaceSettings};
 
+use super::copies;
 use crate::model::Service;
 
 /// The type space of a service's schemas, and the Rust type of each operation schema by name.
@@ -16,6 +17,8 @@ pub struct Types {
     pub paths: BTreeMap<String, String>,
     /// The shared types' Rust names: their definitions are never replaced by an alias.
     fixed: BTreeSet<String>,
+    /// The schemas typify was not given, each a copy of one it was.
+    pub(super) copies: Vec<copies::Copy>,
 }
 
 impl Types {
@@ -24,18 +27,41 @@ impl Types {
     /// into tokens, before they are parsed: it holds a copy of every type's schema, the largest
     /// value of a generation (369 of 592 MB at 5,000 endpoints, alive beside the tree).
     pub fn items(self) -> Result<Vec<syn::Item>, String> {
-        let Types { space, fixed, .. } = self;
+        self.items_copied()?.ok_or_else(|| "a copy's items could not be renamed".to_owned())
+    }
+
+    /// [`Types::items`], or `None` when an original's items cannot be renamed exactly into its
+    /// copies' (typify must then translate every schema).
+    pub(super) fn items_copied(self) -> Result<Option<Vec<syn::Item>>, String> {
+        let Types { space, fixed, copies, .. } = self;
         let tokens = guarded(|| Ok(space.to_stream()))?;
         drop(space);
-        let items = each_item(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
+        let mut items = each_item(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
+        if !super::copies::add(&mut items, &copies) {
+            return Ok(None);
+        }
         let mut items = super::share::share(items, &fixed);
         drop_unused_default_helpers(&mut items);
-        Ok(items)
+        Ok(Some(items))
     }
 
     /// Items of the `types` module, or the schema typify failed to print.
-    pub fn items_of(self, svc: &Service, named: &[(String, &Value)]) -> Result<Vec<syn::Item>, Untranslatable> {
-        self.items().map_err(|why| Untranslatable { origin: culprit(svc, named), why })
+    pub fn items_of(mut self, svc: &Service, named: &[(String, &Value)]) -> Result<Vec<syn::Item>, Untranslatable> {
+        let untranslatable = |why| Untranslatable { origin: culprit(svc, named), why };
+        let paths = std::mem::take(&mut self.paths);
+        match self.items_copied() {
+            Ok(Some(items)) => Ok(items),
+            Ok(None) => {
+                let every = guarded(|| generate_types(svc, named, false)).map_err(untranslatable)?;
+                // The operation modules were written with the copies' paths already.
+                if every.paths != paths {
+                    let why = "a copied schema's type differs from typify's".to_owned();
+                    return Err(Untranslatable { origin: Origin::Service, why });
+                }
+                every.items().map_err(untranslatable)
+            }
+            Err(why) => Err(untranslatable(why)),
+        }
     }
 }
 
@@ -190,7 +216,13 @@ fn schemars(v: Value) -> schemars08::schema::Schema {
 /// operation schema. When typify fails, the schema it failed on is found by translating each one
 /// alone (every other shared type standing in as any value), so the error can point at it.
 pub fn generate(svc: &Service, named: &[(String, &Value)]) -> Result<Types, Untranslatable> {
-    guarded(|| generate_types(svc, named)).map_err(|why| Untranslatable { origin: culprit(svc, named), why })
+    guarded(|| generate_types(svc, named, true)).map_err(|why| Untranslatable { origin: culprit(svc, named), why })
+}
+
+/// [`generate`] with every schema translated by typify, none copied ([`super::copies`]).
+#[cfg(test)]
+pub(super) fn generate_every(svc: &Service, named: &[(String, &Value)]) -> Result<Types, String> {
+    guarded(|| generate_types(svc, named, false))
 }
 
 /// A schema typify could not translate, and what it said.
@@ -235,7 +267,7 @@ fn culprit(svc: &Service, named: &[(String, &Value)]) -> Origin {
         svc
     };
     let fails = |svc: &Service, named: &[(String, &Value)]| {
-        guarded(|| generate_types(svc, named).and_then(|t| t.items().map(drop))).is_err()
+        guarded(|| generate_types(svc, named, false).and_then(|t| t.items().map(drop))).is_err()
     };
     let types: Vec<&String> = svc.types.keys().collect();
     if fails(&keep(&types), &[])
@@ -323,7 +355,10 @@ fn integer_impls() -> impl Iterator<Item = typify::TypeSpaceImpl> {
     [typify::TypeSpaceImpl::Display, typify::TypeSpaceImpl::FromStr, typify::TypeSpaceImpl::Default].into_iter()
 }
 
-fn generate_types(svc: &Service, named: &[(String, &Value)]) -> Result<Types, String> {
+/// Builds the type space: shared types first (they may refer to each other), then every named
+/// operation schema, or (`copying`) the first of each kind with the others copied from it
+/// ([`super::copies`]) where that is exact.
+fn generate_types(svc: &Service, named: &[(String, &Value)], copying: bool) -> Result<Types, String> {
     let mut settings = TypeSpaceSettings::default();
     settings.with_struct_builder(false).with_type_mod("types").with_map_type("::std::collections::BTreeMap");
     settings.with_conversion(unbounded_integer(), "::stitchgen_runtime::Integer", integer_impls());
@@ -334,19 +369,101 @@ fn generate_types(svc: &Service, named: &[(String, &Value)]) -> Result<Types, St
         .add_ref_types(svc.types.iter().map(|(n, s)| (rust(n), schemars(input.named(&rust(n), input.definition(s))))))
         .map_err(|e| e.to_string())?;
     let mut paths = BTreeMap::new();
-    for (name, schema) in named {
-        let id = space
-            .add_type_with_name(&schemars(input.named(name, input.schema(schema))), Some(name.clone()))
-            .map_err(|e| format!("{name}: {e}"))?;
+    let mut firsts = copies::Firsts::default();
+    let mut originals = Vec::with_capacity(named.len());
+    let mut roots = Vec::with_capacity(named.len());
+    for (i, (name, schema)) in named.iter().enumerate() {
+        let schema = input.named(name, input.schema(schema));
+        let original = if copying { firsts.original(i, name, &schema) } else { None };
+        originals.push(original);
+        if original.is_some() {
+            roots.push(None);
+            continue;
+        }
+        let id = space.add_type_with_name(&schemars(schema), Some(name.clone())).map_err(|e| format!("{name}: {e}"))?;
         let ty = space.get_type(&id).map_err(|e| e.to_string())?;
         paths.insert(name.clone(), ty.ident().to_string());
+        roots.push(Some(id));
     }
-    Ok(Types { space, paths, fixed: svc.type_idents.values().cloned().collect() })
+    let fixed: BTreeSet<String> = svc.type_idents.values().cloned().collect();
+    let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+    let Some(copies) = copies::resolve(&space, &fixed, &names, &originals, &roots) else {
+        return generate_types(svc, named, false);
+    };
+    for copy in &copies {
+        let original = roots[copy.original].as_ref().ok_or("a copy of a schema not translated")?;
+        let ident = space.get_type(original).map_err(|e| e.to_string())?.ident();
+        paths.extend([copy.path(ident)]);
+    }
+    Ok(Types { space, paths, fixed, copies })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{TYPIFY_VERSION, each_item};
+    use super::super::named_schemas;
+    use super::{TYPIFY_VERSION, each_item, generate, generate_every};
+
+    /// Operations whose schemas are the same but for their names: inline objects, an enum and an
+    /// array inside; one whose type would take a name a shared type has; and `odd`, whose
+    /// description holds its own schema's name.
+    const CONTRACT: &str = r#"stitch: 1
+service: demo
+types:
+  ListOutputPage: { type: object, properties: { n: { type: integer } } }
+endpoints:
+  get_a: { method: GET, path: /a, desc: A., output: { type: object, required: [id], properties: { id: { type: string }, kind: { type: string, enum: [x, y] }, tags: { type: array, items: { type: object, properties: { t: { type: string } } } } } } }
+  get_b: { method: GET, path: /b, desc: B., output: { type: object, required: [id], properties: { id: { type: string }, kind: { type: string, enum: [x, y] }, tags: { type: array, items: { type: object, properties: { t: { type: string } } } } } } }
+  list: { method: GET, path: /l, desc: L., output: { type: object, properties: { page: { type: object, properties: { n: { type: integer } } } } } }
+  show: { method: GET, path: /s, desc: S., output: { type: object, properties: { page: { type: object, properties: { n: { type: integer } } } } } }
+"#;
+
+    /// The `types` module printed, and each schema's type as the operation modules name it.
+    type Module = (String, Vec<(String, String)>);
+
+    /// The module's `types` items printed, and each schema's type, with and without copies; how
+    /// many schemas were copies, and whether their items were renamed (not translated after all).
+    fn both(contract: &str) -> ([Module; 2], usize, bool) {
+        let checked = crate::check_source("demo.stitch.yaml", contract);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+        let svc = crate::model::lower(&checked.contracts, &checked.sources, &checked.options).services.remove(0);
+        let named = named_schemas(&svc);
+        let print = |items| prettyplease::unparse(&syn::File { shebang: None, attrs: Vec::new(), items });
+        let copied = generate(&svc, &named).expect("typify translates it");
+        let copied_paths: Vec<_> = copied.paths.clone().into_iter().collect();
+        let count = copied.copies.len();
+        let renamed = generate(&svc, &named).expect("typify translates it").items_copied().expect("items").is_some();
+        let every = generate_every(&svc, &named).expect("typify translates it");
+        let every_paths: Vec<_> = every.paths.clone().into_iter().collect();
+        let printed = [
+            (print(copied.items_of(&svc, &named).expect("items")), copied_paths),
+            (print(every.items().expect("items")), every_paths),
+        ];
+        (printed, count, renamed)
+    }
+
+    #[test]
+    fn copies_give_the_items_and_paths_every_schema_translated_gives() {
+        let ([copied, every], count, renamed) = both(CONTRACT);
+        assert_eq!(copied, every);
+        assert_eq!((count, renamed), (1, true), "get_b's output is get_a's; list's is titled, so show's is not copied");
+        // The copies are there, as aliases of the types they copy.
+        assert!(copied.0.contains("pub type GetBOutput = GetAOutput;"), "{}", copied.0);
+        assert!(copied.0.contains("pub type GetBOutputTagsItem = GetAOutputTagsItem;"), "{}", copied.0);
+        assert!(copied.0.contains("pub type GetBOutputKind = GetAOutputKind;"), "{}", copied.0);
+    }
+
+    #[test]
+    fn an_item_holding_its_schemas_name_elsewhere_is_translated_for_every_copy() {
+        let contract = CONTRACT.replacen(
+            "kind: { type: string, enum: [x, y] }",
+            "kind: { type: string, enum: [x, y], description: See GetAOutput. }",
+            2,
+        );
+        let ([copied, every], count, renamed) = both(&contract);
+        assert_eq!(copied, every);
+        assert_eq!((count, renamed), (1, false));
+        assert!(copied.0.contains("See GetAOutput."), "{}", copied.0);
+    }
 
     #[test]
     fn items_parsed_one_at_a_time_are_the_items_of_the_whole() {

@@ -1,0 +1,386 @@
+//! Operation schemas typify would translate alike, translated once. A thousand operations that
+//! each take `{ id }` hand typify a thousand schemas that differ only in their names, and its
+//! items for each are the first one's with the names changed. typify is given the first of each
+//! kind; the others' items are the first's, renamed, before [`super::share`] reads them all as
+//! it always has. The module is the same, byte for byte; typify's time and memory are those of
+//! the distinct schemas (494 of 2,640 in the 1,000-endpoint bench contract).
+//!
+//! Only where renaming is exact. typify names a schema's inner types after the schema's name and
+//! the way to them (`{Name}_{property}`, then PascalCase), so a name PascalCase leaves as it is
+//! heads every inner type's name, and another such name heads the copy's. A `title` or a
+//! `default` (types or helpers named otherwise), an inner type another schema reaches too, a
+//! name a copy's type would take that a type already has, or an item whose text holds the name
+//! anywhere but where it is renamed: typify translates every schema, as before.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use heck::{ToPascalCase, ToSnakeCase};
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use serde_json::Value;
+use syn::visit_mut::VisitMut;
+use typify::{TypeDetails, TypeEnumVariant, TypeId, TypeSpace};
+
+/// The first schema of each kind met so far, by its text: each later one that could be renamed
+/// exactly is a copy of it.
+#[derive(Default)]
+pub(super) struct Firsts(BTreeMap<String, usize>);
+
+impl Firsts {
+    /// The earlier schema typify translates in place of schema `i`, if any; else `i` is
+    /// translated (and is the first of its kind).
+    pub(super) fn original(&mut self, i: usize, name: &str, schema: &Value) -> Option<usize> {
+        if !stable(name) || !plain(schema) {
+            return None;
+        }
+        match self.0.entry(schema.to_string()) {
+            std::collections::btree_map::Entry::Occupied(first) => Some(*first.get()),
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                slot.insert(i);
+                None
+            }
+        }
+    }
+}
+
+/// A name typify keeps as it is, and keeps as the head of its inner types' names: PascalCase
+/// splits `{Name}_{rest}` at the `_` first, so such a name is the head of the result.
+fn stable(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        && name != "Self"
+        && name.to_pascal_case() == name
+}
+
+/// No `title` (a type named by it, not by the schema's name) and no `default` (a helper named
+/// after the type) anywhere; a property of either name is no keyword.
+fn plain(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().all(|(key, value)| match key.as_str() {
+            "title" | "default" => false,
+            "properties" | "patternProperties" | "definitions" | "$defs" => match value {
+                Value::Object(named) => named.values().all(plain),
+                other => plain(other),
+            },
+            _ => plain(value),
+        }),
+        Value::Array(items) => items.iter().all(plain),
+        _ => true,
+    }
+}
+
+/// A schema typify did not translate: the one it copies, and each type name of that one's
+/// items with the name the copy's takes.
+pub(super) struct Copy {
+    /// The copy's name.
+    name: String,
+    /// The copied schema's index, and its name.
+    pub(super) original: usize,
+    of: String,
+    /// Type names of the copied schema's items → the copy's.
+    pub(super) renames: BTreeMap<String, String>,
+}
+
+/// The copies' renamings, or `None` where one would not be exact. `roots[i]` is the type typify
+/// made of schema `i` when it translated it; `fixed` are the shared types' names.
+pub(super) fn resolve(
+    space: &TypeSpace,
+    fixed: &BTreeSet<String>,
+    names: &[&str],
+    originals: &[Option<usize>],
+    roots: &[Option<TypeId>],
+) -> Option<Vec<Copy>> {
+    if originals.iter().all(Option::is_none) {
+        return Some(Vec::new());
+    }
+    // Which translated schema reaches each named type; a type reached from two is no one's.
+    let mut owner: BTreeMap<String, Option<usize>> = BTreeMap::new();
+    let mut reach: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    for (i, root) in roots.iter().enumerate() {
+        let Some(root) = root else { continue };
+        let reached = reached(space, vec![root.clone()], fixed)?;
+        for name in &reached {
+            owner.entry(name.clone()).and_modify(|o| *o = None).or_insert(Some(i));
+        }
+        reach.insert(i, reached);
+    }
+    // Every named type typify made is a shared type, reached from one, or reached from a
+    // translated schema: a type made on the way and left (none is known) would be missed.
+    let mut taken = BTreeSet::new();
+    let mut from_fixed = Vec::new();
+    for ty in space.iter_types() {
+        let details = ty.details();
+        if named(&details) {
+            let name = ty.name();
+            if fixed.contains(&name) {
+                from_fixed.extend(children(details));
+            }
+            taken.insert(name);
+        }
+    }
+    let reached_from_fixed = reached(space, from_fixed, fixed)?;
+    let orphan = |n: &String| !fixed.contains(n) && !owner.contains_key(n) && !reached_from_fixed.contains(n);
+    if taken.iter().any(orphan) {
+        return None;
+    }
+    let mut copies = Vec::new();
+    for (i, original) in originals.iter().enumerate() {
+        let Some(k) = *original else { continue };
+        let (from, to) = (names[k], names[i]);
+        let mut renames = BTreeMap::new();
+        for name in reach.get(&k)? {
+            let mine = owner.get(name).copied().flatten() == Some(k) && !reached_from_fixed.contains(name);
+            let renamed = name.strip_prefix(from).map(|rest| format!("{to}{rest}"))?;
+            if !mine || !stable(&renamed) || !taken.insert(renamed.clone()) {
+                return None;
+            }
+            renames.insert(name.clone(), renamed);
+        }
+        copies.push(Copy { name: to.to_owned(), original: k, of: from.to_owned(), renames });
+    }
+    Some(copies)
+}
+
+/// Enums, structs and newtypes: the types typify names and writes items for.
+fn named(details: &TypeDetails<'_>) -> bool {
+    matches!(details, TypeDetails::Enum(_) | TypeDetails::Struct(_) | TypeDetails::Newtype(_))
+}
+
+/// The types `details` holds.
+fn children(details: TypeDetails<'_>) -> Vec<TypeId> {
+    match details {
+        TypeDetails::Enum(e) => e
+            .variants()
+            .flat_map(|(_, variant)| match variant {
+                TypeEnumVariant::Simple => Vec::new(),
+                TypeEnumVariant::Tuple(ids) => ids,
+                TypeEnumVariant::Struct(props) => props.into_iter().map(|(_, id)| id).collect(),
+            })
+            .collect(),
+        TypeDetails::Struct(s) => s.properties().map(|(_, id)| id).collect(),
+        TypeDetails::Newtype(n) => vec![n.inner()],
+        TypeDetails::Option(id)
+        | TypeDetails::Vec(id)
+        | TypeDetails::Set(id)
+        | TypeDetails::Box(id)
+        | TypeDetails::Array(id, _) => vec![id],
+        TypeDetails::Map(key, value) => vec![key, value],
+        TypeDetails::Tuple(ids) => ids.collect(),
+        TypeDetails::Builtin(_) | TypeDetails::Unit | TypeDetails::String => Vec::new(),
+    }
+}
+
+/// The names of the named types reached from `start` (themselves included), through every
+/// type but the shared ones. A worklist, not recursion: schemas nest deep.
+fn reached(space: &TypeSpace, start: Vec<TypeId>, fixed: &BTreeSet<String>) -> Option<BTreeSet<String>> {
+    let mut names = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    let mut stack = start;
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id.clone()) {
+            continue;
+        }
+        let ty = space.get_type(&id).ok()?;
+        let details = ty.details();
+        if named(&details) {
+            let name = ty.name();
+            if fixed.contains(&name) {
+                continue;
+            }
+            names.insert(name);
+        }
+        stack.extend(children(details));
+    }
+    Some(names)
+}
+
+impl Copy {
+    /// The copy's name, and its type as an operation module names it: `path`, the original's,
+    /// with the copy's names.
+    pub(super) fn path(&self, path: TokenStream) -> (String, String) {
+        (self.name.clone(), rename_tokens(path, &self.renames).to_string())
+    }
+}
+
+fn rename_tokens(tokens: TokenStream, renames: &BTreeMap<String, String>) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Group(g) => {
+                let mut group = proc_macro2::Group::new(g.delimiter(), rename_tokens(g.stream(), renames));
+                group.set_span(g.span());
+                TokenTree::Group(group)
+            }
+            TokenTree::Ident(i) => match renames.get(&i.to_string()) {
+                Some(to) => TokenTree::Ident(proc_macro2::Ident::new(to, i.span())),
+                None => TokenTree::Ident(i),
+            },
+            other => other,
+        })
+        .collect()
+}
+
+/// typify's items with each copy's added, renamed, where typify writes them (ordered by type
+/// name, before its `defaults` and `error` modules); `false` when an original's items hold its
+/// name where renaming would not change it (nothing is added then).
+pub(super) fn add(items: &mut Vec<syn::Item>, copies: &[Copy]) -> bool {
+    if copies.is_empty() {
+        return true;
+    }
+    let groups = groups(items);
+    let by_name: BTreeMap<&str, std::ops::Range<usize>> = groups.iter().map(|(n, r)| (n.as_str(), r.clone())).collect();
+    let mut checked: BTreeMap<&str, bool> = BTreeMap::new();
+    let mut added: Vec<(String, Vec<syn::Item>)> = Vec::new();
+    for copy in copies {
+        if !*checked.entry(copy.of.as_str()).or_insert_with(|| renamable(items, &by_name, copy)) {
+            return false;
+        }
+        let mut renamer = Renamer::new(&copy.renames);
+        for (name, renamed) in &copy.renames {
+            let Some(range) = by_name.get(name.as_str()) else { return false };
+            let mut group: Vec<syn::Item> = items[range.clone()].to_vec();
+            group.iter_mut().for_each(|item| renamer.visit_item_mut(item));
+            added.push((renamed.clone(), group));
+        }
+    }
+    added.sort_by(|a, b| a.0.cmp(&b.0));
+    // Both lists are ordered by name: merged, as typify would have written them together.
+    let (first, end) = (groups.first().map_or(0, |g| g.1.start), groups.last().map_or(0, |g| g.1.end));
+    let tail = items.split_off(end);
+    let mut existing = items.drain(first..).collect::<Vec<_>>().into_iter();
+    let mut added = added.into_iter().peekable();
+    for (name, range) in &groups {
+        while let Some((_, group)) = added.next_if(|(a, _)| a.as_str() < name.as_str()) {
+            items.extend(group);
+        }
+        items.extend(existing.by_ref().take(range.len()));
+    }
+    items.extend(added.flat_map(|(_, group)| group));
+    items.extend(tail);
+    true
+}
+
+/// Each type's items in typify's output, in order: its definition and the impls after it, up
+/// to the next definition or module.
+fn groups(items: &[syn::Item]) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut groups: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let name = match item {
+            syn::Item::Struct(s) => s.ident.to_string(),
+            syn::Item::Enum(e) => e.ident.to_string(),
+            syn::Item::Mod(_) => break,
+            _ => {
+                if let Some(last) = groups.last_mut() {
+                    last.1.end = i + 1;
+                }
+                continue;
+            }
+        };
+        groups.push((name, i..i + 1));
+    }
+    groups
+}
+
+/// Whether the original's items hold its name (or its snake_case form) only where the renaming
+/// changes it: an identifier that is one of its types' names, or a doc that is only such a
+/// name (typify's doc for a type without a description); and no variant or field is so named.
+fn renamable(items: &[syn::Item], groups: &BTreeMap<&str, std::ops::Range<usize>>, copy: &Copy) -> bool {
+    let snake = copy.of.to_snake_case();
+    let docs: BTreeSet<String> = copy.renames.keys().map(|n| format!("\"`{n}`\"")).collect();
+    let holds = |text: &str| text.contains(copy.of.as_str()) || text.contains(snake.as_str());
+    copy.renames.keys().all(|name| {
+        let Some(range) = groups.get(name.as_str()) else { return false };
+        items[range.clone()].iter().all(|item| {
+            let members_named = match item {
+                syn::Item::Enum(e) => e.variants.iter().any(|v| copy.renames.contains_key(&v.ident.to_string())),
+                syn::Item::Struct(s) => {
+                    s.fields.iter().any(|f| f.ident.as_ref().is_some_and(|i| copy.renames.contains_key(&i.to_string())))
+                }
+                _ => false,
+            };
+            !members_named && tokens_renamable(item.to_token_stream(), &copy.renames, &docs, &holds)
+        })
+    })
+}
+
+fn tokens_renamable(
+    tokens: TokenStream,
+    renames: &BTreeMap<String, String>,
+    docs: &BTreeSet<String>,
+    holds: &impl Fn(&str) -> bool,
+) -> bool {
+    tokens.into_iter().all(|tree| match tree {
+        TokenTree::Group(g) => tokens_renamable(g.stream(), renames, docs, holds),
+        TokenTree::Ident(i) => {
+            let text = i.to_string();
+            !holds(&text) || renames.contains_key(&text)
+        }
+        TokenTree::Literal(l) => {
+            let text = l.to_string();
+            !holds(&text) || docs.contains(&text)
+        }
+        TokenTree::Punct(_) => true,
+    })
+}
+
+/// Renames an original's types to a copy's: identifiers everywhere (attribute arguments too),
+/// and a doc that is only a type's name.
+struct Renamer<'a> {
+    renames: &'a BTreeMap<String, String>,
+    docs: BTreeMap<String, String>,
+}
+
+impl<'a> Renamer<'a> {
+    fn new(renames: &'a BTreeMap<String, String>) -> Renamer<'a> {
+        let docs = renames.iter().map(|(from, to)| (format!("`{from}`"), format!("`{to}`"))).collect();
+        Renamer { renames, docs }
+    }
+}
+
+impl VisitMut for Renamer<'_> {
+    fn visit_ident_mut(&mut self, i: &mut proc_macro2::Ident) {
+        if let Some(to) = self.renames.get(&i.to_string()) {
+            *i = proc_macro2::Ident::new(to, i.span());
+        }
+    }
+
+    fn visit_lit_str_mut(&mut self, l: &mut syn::LitStr) {
+        if let Some(to) = self.docs.get(&l.value()) {
+            *l = syn::LitStr::new(to, l.span());
+        }
+    }
+
+    fn visit_meta_list_mut(&mut self, m: &mut syn::MetaList) {
+        m.tokens = rename_tokens(std::mem::take(&mut m.tokens), self.renames);
+        syn::visit_mut::visit_meta_list_mut(self, m);
+    }
+
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        m.tokens = rename_tokens(std::mem::take(&mut m.tokens), self.renames);
+        syn::visit_mut::visit_macro_mut(self, m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plain, stable};
+
+    #[test]
+    fn only_names_pascal_case_keeps_are_renamed() {
+        assert!(stable("ArchiveG10Input"));
+        assert!(stable("GetA"));
+        assert!(!stable("HTTPGet"), "PascalCase makes it HttpGet");
+        assert!(!stable("Self"));
+        assert!(!stable("get_input"));
+    }
+
+    #[test]
+    fn a_title_or_a_default_keeps_a_schema_from_being_copied_a_property_so_named_does_not() {
+        let schema = |v: serde_json::Value| v;
+        assert!(plain(&schema(
+            serde_json::json!({ "type": "object", "properties": { "title": { "type": "string" } } })
+        )));
+        assert!(!plain(&schema(serde_json::json!({ "type": "object", "properties": { "a": { "title": "A" } } }))));
+        assert!(!plain(&schema(serde_json::json!({ "items": [{ "default": 1 }] }))));
+    }
+}
