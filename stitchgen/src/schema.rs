@@ -1,6 +1,6 @@
 //! Reading contract schemas: `$ref` resolution, the facts checks ask of a schema, JSON forms.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::parse::ast::{Entries, Schema};
 use crate::parse::node::{Node, Value};
@@ -507,8 +507,10 @@ fn compile_json(json: &serde_json::Value) -> Result<jsonschema::Validator, Strin
 
 /// Compiles `schema` alone, its references into the contract's types left out: whether its own
 /// keywords compile. Each type is a root of its own and compiled once, so checking every root
-/// costs the size of the contract, however the types reach each other.
-pub fn compile_alone(schema: &Node) -> Result<(), String> {
+/// costs the size of the contract, however the types reach each other. `compiled` holds the
+/// results so far by the schema's text: a schema written again (a thousand operations that each
+/// take `{ id }`) is compiled once.
+pub fn compile_alone(schema: &Node, compiled: &mut BTreeMap<String, Result<(), String>>) -> Result<(), String> {
     fn strip(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(map) => {
@@ -523,7 +525,7 @@ pub fn compile_alone(schema: &Node) -> Result<(), String> {
     }
     let mut json = schema.to_json();
     strip(&mut json);
-    compile_json(&json).map(drop)
+    compiled.entry(json.to_string()).or_insert_with(|| compile_json(&json).map(drop)).clone()
 }
 
 /// The first way `value` breaks `schema`, as `message (base.schema.path)`; `None` when it is

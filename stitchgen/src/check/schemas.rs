@@ -43,13 +43,17 @@ pub(super) fn check(cx: &Cx<'_>, diags: &mut Diagnostics) {
 }
 
 /// One root's keywords walked, then compiled by the validator when the walk found nothing.
-fn check_root(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
+/// `compiled`: the validator's results so far, by schema text ([`schema::compile_alone`]).
+fn check_root(types: Types<'_>, root: &Node, compiled: &mut Compiled, diags: &mut Diagnostics) {
     let before = diags.iter().count();
     Walker { types, too_deep: false, diags: &mut *diags }.walk(root, 1, Around::default());
     if diags.iter().count() == before {
-        compiles(root, diags);
+        compiles(root, compiled, diags);
     }
 }
+
+/// The validator's result for each schema text compiled so far.
+type Compiled = std::collections::BTreeMap<String, Result<(), String>>;
 
 /// Each root checked alone ([`check_root`]), by as many threads as the machine runs at once:
 /// compiling every schema with the validator is most of the check's time on a large contract.
@@ -57,7 +61,10 @@ fn check_root(types: Types<'_>, root: &Node, diags: &mut Diagnostics) {
 fn check_roots(types: Types<'_>, roots: &[&Node], diags: &mut Diagnostics) {
     /// Fewer roots than this are checked on the calling thread: a thread costs more than they do.
     const PER_THREAD: usize = 256;
-    let check = |part: &[&Node], diags: &mut Diagnostics| part.iter().for_each(|root| check_root(types, root, diags));
+    let check = |part: &[&Node], diags: &mut Diagnostics| {
+        let mut compiled = Compiled::new();
+        part.iter().for_each(|root| check_root(types, root, &mut compiled, diags));
+    };
     let threads = std::thread::available_parallelism().map_or(1, usize::from).min(roots.len() / PER_THREAD).max(1);
     if threads == 1 {
         return check(roots, diags);
@@ -450,8 +457,8 @@ fn example(types: Types<'_>, key: &str, value: &Node, schema_node: &Node, diags:
 }
 
 /// A schema the structural walk accepted must also compile (a malformed `pattern`, say).
-fn compiles(root: &Node, diags: &mut Diagnostics) {
-    if let Err(message) = schema::compile_alone(root) {
+fn compiles(root: &Node, compiled: &mut Compiled, diags: &mut Diagnostics) {
+    if let Err(message) = schema::compile_alone(root, compiled) {
         // The validator names the place as a pointer into the schema; point there when the
         // place lies in this root rather than in a referenced type.
         let at = message.rsplit_once("(at `").and_then(|(_, p)| root.pointer(p.trim_end_matches("`)"))).unwrap_or(root);
