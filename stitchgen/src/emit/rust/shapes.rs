@@ -30,10 +30,16 @@ const DOC: &str = " __stitchgen_doc";
 const MARKS: [&str; 2] = ["Qz", "__stitchgen"];
 
 /// An item as a shape: its tokens with each varying word a placeholder of the word's length
-/// and its leading docs one placeholder doc.
+/// and its leading docs one placeholder doc. The shape's tokens are built only when it is
+/// printed, the first time it is met; every other item of it is known by its key alone.
 pub(super) struct Shape {
-    /// The item's tokens, placeholders for its words and docs.
-    pub(super) tokens: TokenStream,
+    /// The item's tokens, its leading docs first.
+    trees: Vec<TokenTree>,
+    /// How many of `trees` are the leading docs.
+    doc_trees: usize,
+    /// The shape's tokens, written out one to one (each with its kind and length): equal keys
+    /// are equal shapes.
+    key: String,
     /// What follows `///` on each doc line, in order.
     docs: Vec<String>,
     /// Each placeholder used and the word it stands for.
@@ -45,29 +51,36 @@ impl Shape {
     /// exactly (a doc of several lines or a fence, a word too short for a placeholder, a mark).
     pub(super) fn of(item: Varying) -> Result<Shape, TokenStream> {
         let Varying { tokens, words } = item;
-        let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
-        let (docs, rest) = leading_docs(&trees);
+        let trees: Vec<TokenTree> = tokens.into_iter().collect();
+        let (docs, doc_trees) = leading_docs(&trees);
         let Some(docs) = docs.iter().map(|d| super::rewrite::doc_comment(d)).collect::<Option<Vec<_>>>() else {
-            return Err(tokens);
+            return Err(trees.into_iter().collect());
         };
         let mut fills: Vec<(String, String)> = Vec::new();
-        for (slot, word) in words.iter().enumerate() {
+        for (slot, word) in words.into_iter().enumerate() {
             let plain = !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
             match placeholder(slot, word.len()) {
-                Some(p) if plain => fills.push((p, word.clone())),
-                _ => return Err(tokens),
+                Some(p) if plain => fills.push((p, word)),
+                _ => return Err(trees.into_iter().collect()),
             }
         }
-        let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
-        if !docs.is_empty() {
-            out.extend(quote::quote!(#[doc = #DOC]));
+        let mut key = String::from(if docs.is_empty() { "-" } else { "d" });
+        if !trees[doc_trees..].iter().all(|tree| write_key(tree, &fills, &mut key)) {
+            return Err(trees.into_iter().collect());
         }
-        for tree in rest {
-            out.push(substitute(tree, &fills).ok_or_else(|| tokens.clone())?);
-        }
-        Ok(Shape { tokens: out.into_iter().collect(), docs, fills })
+        Ok(Shape { trees, doc_trees, key, docs, fills })
     }
 
+    /// The shape's tokens: the item's, each word its placeholder, the docs one placeholder doc.
+    pub(super) fn tokens(&self) -> TokenStream {
+        let mut out: Vec<TokenTree> = Vec::with_capacity(self.trees.len());
+        if !self.docs.is_empty() {
+            out.extend(quote::quote!(#[doc = #DOC]));
+        }
+        // Every tree substitutes: `of` found no mark in any.
+        out.extend(self.trees[self.doc_trees..].iter().filter_map(|tree| substitute(tree, &self.fills)));
+        out.into_iter().collect()
+    }
     /// The item's text from its shape's: each placeholder the word it stands for, and the
     /// placeholder doc's line the item's doc lines, at its indent. `None` when `printed` is not
     /// this shape's text.
@@ -89,8 +102,8 @@ impl Shape {
     }
 }
 
-/// The texts of the item's leading `#[doc = "…"]` attributes, and the trees after them.
-fn leading_docs(trees: &[TokenTree]) -> (Vec<String>, &[TokenTree]) {
+/// The texts of the item's leading `#[doc = "…"]` attributes, and how many trees they are.
+fn leading_docs(trees: &[TokenTree]) -> (Vec<String>, usize) {
     let mut docs = Vec::new();
     let mut rest = trees;
     while let [TokenTree::Punct(hash), TokenTree::Group(attr), after @ ..] = rest {
@@ -106,7 +119,7 @@ fn leading_docs(trees: &[TokenTree]) -> (Vec<String>, &[TokenTree]) {
         docs.push(text.value());
         rest = after;
     }
-    (docs, rest)
+    (docs, trees.len() - rest.len())
 }
 
 /// The placeholder of slot `slot` for a word `len` bytes long: an identifier no generated code
@@ -136,7 +149,49 @@ fn substitute(tree: &TokenTree, fills: &[(String, String)]) -> Option<TokenTree>
     })
 }
 
-/// Shapes printed so far, by their tokens' text.
+/// Writes `tree` into a shape's key, each word of `fills` its placeholder; `false` where the
+/// tree holds a mark.
+fn write_key(tree: &TokenTree, fills: &[(String, String)], key: &mut String) -> bool {
+    use std::fmt::Write;
+    let at = key.len();
+    let kind = match tree {
+        TokenTree::Group(g) => {
+            let open = match g.delimiter() {
+                Delimiter::Parenthesis => '(',
+                Delimiter::Bracket => '[',
+                Delimiter::Brace => '{',
+                Delimiter::None => '0',
+            };
+            key.push(open);
+            if !g.stream().into_iter().all(|t| write_key(&t, fills, key)) {
+                return false;
+            }
+            key.push('}');
+            return true;
+        }
+        TokenTree::Punct(p) => {
+            key.push(if p.spacing() == proc_macro2::Spacing::Joint { 'j' } else { 'p' });
+            key.push(p.as_char());
+            return true;
+        }
+        TokenTree::Ident(i) => write!(key, "{i}").map(|()| 'i'),
+        TokenTree::Literal(l) => write!(key, "{l}").map(|()| 'l'),
+    };
+    let text = &key[at..];
+    if kind.is_err() || MARKS.iter().any(|m| text.contains(m)) {
+        return false;
+    }
+    // Written as its kind and length, then itself: a word is its placeholder, an identifier.
+    let (kind, text) = match fills.iter().find(|(_, word)| word == text) {
+        Some((placeholder, _)) => ('i', placeholder.clone()),
+        None => (kind.unwrap_or('i'), text.to_owned()),
+    };
+    key.truncate(at);
+    let _ = write!(key, "{kind}{}:{text}", text.len());
+    true
+}
+
+/// Shapes printed so far, by their key.
 #[derive(Default)]
 pub(super) struct Printed(BTreeMap<String, String>);
 
@@ -147,12 +202,11 @@ impl Printed {
         shape: &Shape,
         print: impl FnOnce(TokenStream) -> Result<String, String>,
     ) -> Result<&str, String> {
-        let key = shape.tokens.to_string();
-        if !self.0.contains_key(&key) {
-            let text = print(shape.tokens.clone())?;
-            self.0.insert(key.clone(), text);
+        if !self.0.contains_key(&shape.key) {
+            let text = print(shape.tokens())?;
+            self.0.insert(shape.key.clone(), text);
         }
-        Ok(&self.0[&key])
+        Ok(&self.0[&shape.key])
     }
 }
 
@@ -173,7 +227,7 @@ mod tests {
         };
         let shape = Shape::of(item).expect("a shape");
         assert_eq!(
-            shape.tokens.to_string(),
+            shape.tokens().to_string(),
             quote! {
                 #[doc = " __stitchgen_doc"]
                 fn Qz0zzzz(&self) -> Qz0zzzz::Output { Qz1zzzz }
