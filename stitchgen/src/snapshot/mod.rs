@@ -50,9 +50,9 @@ pub fn snapshot(model: &Model, surfaces: &Surfaces) -> Value {
         model.services.iter().flat_map(|s| s.operations.iter().map(move |o| (s, o))).collect();
     rows.sort_by(|a, b| (&a.1.service, &a.1.action, a.1.kind).cmp(&(&b.1.service, &b.1.action, b.1.kind)));
     // One memo per service: each type's body is converted and hashed once, however many
-    // operations reach it.
-    let memos: std::collections::BTreeMap<&str, Memo> =
-        model.services.iter().map(|s| (s.name.as_str(), Memo::default())).collect();
+    // operations reach it, and each schema written again is hashed once.
+    let memos: std::collections::BTreeMap<&str, Digests> =
+        model.services.iter().map(|s| (s.name.as_str(), Digests::default())).collect();
     let operations: Vec<Value> = rows.iter().map(|(s, o)| operation(s, o, &memos[s.name.as_str()])).collect();
     let surfaces: Vec<Value> =
         [Surface::Mcp, Surface::Agent, Surface::Cli].into_iter().map(|t| tool_surface(surfaces, t)).collect();
@@ -64,11 +64,26 @@ pub fn snapshot(model: &Model, surfaces: &Surfaces) -> Value {
     ])
 }
 
-fn schema_digest(schema: Option<&Value>, svc: &Service, memo: &Memo) -> Value {
-    schema.map_or(Value::Null, |s| Value::String(present::schema_digest(s, svc, INLINE, memo)))
+/// One service's digests so far: its types' bodies, and each schema's digest by its text (a
+/// thousand operations that each take `{ id }` hash it once).
+#[derive(Default)]
+struct Digests {
+    memo: Memo,
+    schemas: std::cell::RefCell<std::collections::BTreeMap<String, String>>,
 }
 
-fn operation(svc: &Service, op: &Operation, memo: &Memo) -> Value {
+fn schema_digest(schema: Option<&Value>, svc: &Service, memo: &Digests) -> Value {
+    let Some(schema) = schema else { return Value::Null };
+    let text = schema.to_string();
+    if let Some(digest) = memo.schemas.borrow().get(&text) {
+        return Value::String(digest.clone());
+    }
+    let digest = present::schema_digest(schema, svc, INLINE, &memo.memo);
+    memo.schemas.borrow_mut().insert(text, digest.clone());
+    Value::String(digest)
+}
+
+fn operation(svc: &Service, op: &Operation, memo: &Digests) -> Value {
     let mut row = Map::new();
     row.insert("kind".into(), json!(op.kind.as_str()));
     row.insert("service".into(), json!(op.service));
