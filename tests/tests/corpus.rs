@@ -384,6 +384,17 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
         }
     }
     assert_eq!(json.len(), 7, "JSON documents in the corpus");
+    // A plain YAML description or contract is read from the parser's events, into the tree
+    // serde-saphyr makes of it; the others are left to serde-saphyr.
+    let mut from_events = Vec::new();
+    let mut events_read = |name: &str, text: &str| match stitchgen::parse::events_read_as_yaml(text) {
+        Some(true) => from_events.push(name.to_owned()),
+        Some(false) => from_events.push(format!("{name}: the tree read from the events is not serde-saphyr's")),
+        None => {}
+    };
+    for (name, entry) in docs.iter().filter(|(_, entry)| entry.extension().is_none_or(|x| x != "json")) {
+        events_read(name, &std::fs::read_to_string(entry).unwrap());
+    }
     let (mut json_ops, mut json_tools) = (0, 0);
     for (name, entry) in &docs {
         for expose in [false, true] {
@@ -400,6 +411,7 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
                     insta::assert_snapshot!("corpus-petstore", format!("{contract}\n--- summary ---\n{}", imported.summary));
                 });
             }
+            events_read(name, contract);
             let checked = stitchgen::check_source(&format!("{name}.stitch.yaml"), contract);
             if checked.has_errors() {
                 let errors: Vec<_> =
@@ -474,6 +486,12 @@ fn every_corpus_document_imports_into_a_contract_that_checks() {
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
+    failures.extend(from_events.iter().filter(|read| read.contains(": ")).cloned());
+    // The three YAML descriptions and all twenty contracts: none is past the plain reading.
+    let read = from_events.iter().filter(|read| !read.contains(": ")).count();
+    if read != 23 {
+        failures.push(format!("{read} of 23 documents read from the YAML parser's events: {from_events:?}"));
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let share = json_tools as f64 / json_ops as f64;
     println!("{json_tools} of {json_ops} JSON operations are tools ({:.1} %)", share * 100.0);
