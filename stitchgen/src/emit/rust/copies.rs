@@ -13,6 +13,7 @@
 //! anywhere but where it is renamed: typify translates every schema, as before.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use heck::{ToPascalCase, ToSnakeCase};
 use proc_macro2::{TokenStream, TokenTree};
@@ -228,28 +229,107 @@ pub(super) fn add(items: &mut Vec<syn::Item>, copies: &[Copy]) -> bool {
         return true;
     }
     let groups = groups(items);
-    let by_name: BTreeMap<&str, std::ops::Range<usize>> = groups.iter().map(|(n, r)| (n.as_str(), r.clone())).collect();
-    let mut checked: BTreeMap<&str, bool> = BTreeMap::new();
+    let by_name: BTreeMap<String, Range<usize>> = groups.iter().cloned().collect();
+    if !copies.iter().all(|copy| renamable(items, &by_name, copy)) {
+        return false;
+    }
     let mut added: Vec<(String, Vec<syn::Item>)> = Vec::new();
     for copy in copies {
-        if !*checked.entry(copy.of.as_str()).or_insert_with(|| renamable(items, &by_name, copy)) {
-            return false;
-        }
         let mut renamer = Renamer::new(&copy.renames);
         for (name, renamed) in &copy.renames {
-            let Some(range) = by_name.get(name.as_str()) else { return false };
-            let mut group: Vec<syn::Item> = items[range.clone()].to_vec();
+            let mut group: Vec<syn::Item> = items[by_name[name].clone()].to_vec();
             group.iter_mut().for_each(|item| renamer.visit_item_mut(item));
             added.push((renamed.clone(), group));
         }
     }
+    merge(items, &groups, added);
+    true
+}
+
+/// typify's items with each copy's added and every type shared, as [`super::share::share`] makes
+/// them of the items with the copies' spelled out ([`add`]), without spelling out what it would
+/// replace by an alias: a copy's type is in its original's class (their shapes differ only in
+/// names of the same classes), whose kept type is the least name of originals and copies. A
+/// copy's definition is written only where it is the kept type (or no candidate), its impls
+/// only where their type is kept. `Err` with the items when a copy cannot be renamed exactly or
+/// types must be pinned: the caller spells the copies out.
+pub(super) fn shared(
+    items: Vec<syn::Item>,
+    copies: &[Copy],
+    fixed: &BTreeSet<String>,
+) -> Result<Vec<syn::Item>, Vec<syn::Item>> {
+    if copies.is_empty() {
+        return Ok(super::share::share(items, fixed));
+    }
+    let by_name: BTreeMap<String, Range<usize>> = groups(&items).into_iter().collect();
+    if !copies.iter().all(|copy| renamable(&items, &by_name, copy)) {
+        return Err(items);
+    }
+    let Some(sharing) = super::share::sharing(&items, fixed) else { return Err(items) };
+    // Each class's least name, the copies' counted, by the originals' kept type.
+    let mut least: BTreeMap<&str, &str> = sharing.kept.values().map(|k| (k.as_str(), k.as_str())).collect();
+    for copy in copies {
+        for (name, renamed) in &copy.renames {
+            if let Some(l) = sharing.kept.get(name).and_then(|k| least.get_mut(k.as_str()))
+                && renamed.as_str() < *l
+            {
+                *l = renamed;
+            }
+        }
+    }
+    let mut kept: BTreeMap<String, String> =
+        sharing.kept.iter().map(|(name, k)| (name.clone(), least[k.as_str()].to_owned())).collect();
+    for copy in copies {
+        for (name, renamed) in &copy.renames {
+            if let Some(k) = sharing.kept.get(name) {
+                kept.insert(renamed.clone(), least[k.as_str()].to_owned());
+            }
+        }
+    }
+    let mut added: Vec<(String, Vec<syn::Item>)> = Vec::new();
+    for copy in copies {
+        let mut renamer = Renamer::new(&copy.renames);
+        for (name, renamed) in &copy.renames {
+            let mut group = Vec::new();
+            for i in by_name[name].clone() {
+                if sharing.defs.get(name) == Some(&i) && kept[renamed] != *renamed {
+                    let mut docs: Vec<syn::Attribute> = match &items[i] {
+                        syn::Item::Struct(s) => s.attrs.clone(),
+                        syn::Item::Enum(e) => e.attrs.clone(),
+                        _ => Vec::new(),
+                    };
+                    docs.retain(|a| a.path().is_ident("doc"));
+                    docs.iter_mut().for_each(|a| renamer.visit_attribute_mut(a));
+                    group.push(super::share::alias_with(docs, renamed, &kept[renamed]));
+                    continue;
+                }
+                if let Some(owner) = sharing.owners.get(&i) {
+                    let owner = copy.renames.get(owner).unwrap_or(owner);
+                    if kept.get(owner).is_some_and(|k| k != owner) {
+                        continue;
+                    }
+                }
+                let mut item = items[i].clone();
+                renamer.visit_item_mut(&mut item);
+                group.push(item);
+            }
+            added.push((renamed.clone(), group));
+        }
+    }
+    let mut items = super::share::apply(items, &sharing, &kept);
+    let applied = groups(&items);
+    merge(&mut items, &applied, added);
+    Ok(items)
+}
+
+/// `added` groups merged into `items` (whose groups are `groups`) by name, as typify orders them.
+fn merge(items: &mut Vec<syn::Item>, groups: &[(String, Range<usize>)], mut added: Vec<(String, Vec<syn::Item>)>) {
     added.sort_by(|a, b| a.0.cmp(&b.0));
-    // Both lists are ordered by name: merged, as typify would have written them together.
     let (first, end) = (groups.first().map_or(0, |g| g.1.start), groups.last().map_or(0, |g| g.1.end));
     let tail = items.split_off(end);
     let mut existing = items.drain(first..).collect::<Vec<_>>().into_iter();
     let mut added = added.into_iter().peekable();
-    for (name, range) in &groups {
+    for (name, range) in groups {
         while let Some((_, group)) = added.next_if(|(a, _)| a.as_str() < name.as_str()) {
             items.extend(group);
         }
@@ -257,17 +337,18 @@ pub(super) fn add(items: &mut Vec<syn::Item>, copies: &[Copy]) -> bool {
     }
     items.extend(added.flat_map(|(_, group)| group));
     items.extend(tail);
-    true
 }
 
-/// Each type's items in typify's output, in order: its definition and the impls after it, up
-/// to the next definition or module.
-fn groups(items: &[syn::Item]) -> Vec<(String, std::ops::Range<usize>)> {
-    let mut groups: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+/// Each type's items in typify's output, in order: its definition (or the alias share wrote in
+/// its place) and the impls after it, up to the next definition or module.
+fn groups(items: &[syn::Item]) -> Vec<(String, Range<usize>)> {
+    let mut groups: Vec<(String, Range<usize>)> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let name = match item {
             syn::Item::Struct(s) => s.ident.to_string(),
             syn::Item::Enum(e) => e.ident.to_string(),
+            // An alias share wrote in place of a definition.
+            syn::Item::Type(t) => t.ident.to_string(),
             syn::Item::Mod(_) => break,
             _ => {
                 if let Some(last) = groups.last_mut() {
@@ -284,12 +365,12 @@ fn groups(items: &[syn::Item]) -> Vec<(String, std::ops::Range<usize>)> {
 /// Whether the original's items hold its name (or its snake_case form) only where the renaming
 /// changes it: an identifier that is one of its types' names, or a doc that is only such a
 /// name (typify's doc for a type without a description); and no variant or field is so named.
-fn renamable(items: &[syn::Item], groups: &BTreeMap<&str, std::ops::Range<usize>>, copy: &Copy) -> bool {
+fn renamable(items: &[syn::Item], groups: &BTreeMap<String, Range<usize>>, copy: &Copy) -> bool {
     let snake = copy.of.to_snake_case();
     let docs: BTreeSet<String> = copy.renames.keys().map(|n| format!("\"`{n}`\"")).collect();
     let holds = |text: &str| text.contains(copy.of.as_str()) || text.contains(snake.as_str());
     copy.renames.keys().all(|name| {
-        let Some(range) = groups.get(name.as_str()) else { return false };
+        let Some(range) = groups.get(name) else { return false };
         items[range.clone()].iter().all(|item| {
             let members_named = match item {
                 syn::Item::Enum(e) => e.variants.iter().any(|v| copy.renames.contains_key(&v.ident.to_string())),

@@ -34,6 +34,40 @@ pub(super) fn share(items: Vec<syn::Item>, fixed: &BTreeSet<String>) -> Vec<syn:
     }
 }
 
+/// How a module's types share, where none must be pinned: each candidate's kept type (the least
+/// name of its class), the candidate each impl belongs to, and each candidate's definition.
+pub(super) struct Sharing {
+    pub(super) kept: BTreeMap<String, String>,
+    pub(super) owners: BTreeMap<usize, String>,
+    pub(super) defs: BTreeMap<String, usize>,
+}
+
+/// How `items` share, as [`share`] finds it; `None` when two impls would become one (where
+/// [`share`] pins types and looks again).
+pub(super) fn sharing(items: &[syn::Item], fixed: &BTreeSet<String>) -> Option<Sharing> {
+    let candidates = Candidates::collect(items, fixed);
+    let kept = candidates.classes();
+    if !clashes(&candidates, &kept).is_empty() {
+        return None;
+    }
+    let Candidates { owners, defs, .. } = candidates;
+    Some(Sharing { kept, owners, defs })
+}
+
+/// `items` with each candidate of `sharing` whose kept type in `kept` is another replaced by
+/// its alias, and the impls that belong to it dropped.
+pub(super) fn apply(items: Vec<syn::Item>, sharing: &Sharing, kept: &BTreeMap<String, String>) -> Vec<syn::Item> {
+    let aliased = |name: &String| kept[name] != *name;
+    let dropped = sharing.owners.iter().filter(|(_, owner)| aliased(owner)).map(|(&i, _)| i).collect();
+    let aliases = sharing
+        .defs
+        .iter()
+        .filter(|(name, _)| aliased(name))
+        .map(|(name, &i)| (i, (name.clone(), kept[name].clone())))
+        .collect();
+    rewrite(items, &dropped, &aliases)
+}
+
 /// The types that may be shared: every struct with braces and every enum, unless pinned,
 /// with the impls each one owns.
 struct Candidates<'a> {
@@ -326,15 +360,20 @@ fn rewrite(
 
 /// `pub type Name = Kept;` with the doc comments of the definition it replaces: built as a tree,
 /// its docs moved, not quoted and parsed back (a large module has ten thousand of them).
-fn alias(def: syn::Item, name: &str, to: &str) -> syn::Item {
+pub(super) fn alias(def: syn::Item, name: &str, to: &str) -> syn::Item {
     let attrs = match def {
         syn::Item::Struct(s) => s.attrs,
         syn::Item::Enum(e) => e.attrs,
         _ => Vec::new(),
     };
+    alias_with(attrs.into_iter().filter(|a| a.path().is_ident("doc")).collect(), name, to)
+}
+
+/// `pub type Name = Kept;` with `docs`.
+pub(super) fn alias_with(docs: Vec<syn::Attribute>, name: &str, to: &str) -> syn::Item {
     let span = proc_macro2::Span::call_site();
     syn::Item::Type(syn::ItemType {
-        attrs: attrs.into_iter().filter(|a| a.path().is_ident("doc")).collect(),
+        attrs: docs,
         vis: syn::Visibility::Public(Default::default()),
         type_token: Default::default(),
         ident: syn::Ident::new(name, span),

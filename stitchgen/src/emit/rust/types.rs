@@ -36,11 +36,17 @@ impl Types {
         let Types { space, fixed, copies, .. } = self;
         let tokens = guarded(|| Ok(space.to_stream()))?;
         drop(space);
-        let mut items = each_item(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
-        if !super::copies::add(&mut items, &copies) {
-            return Ok(None);
-        }
-        let mut items = super::share::share(items, &fixed);
+        let items = each_item(tokens).map_err(|e| format!("typify's output does not parse: {e}"))?;
+        let mut items = match copies::shared(items, &copies, &fixed) {
+            Ok(items) => items,
+            // The copies spelled out, and shared as any items are.
+            Err(mut items) => {
+                if !copies::add(&mut items, &copies) {
+                    return Ok(None);
+                }
+                super::share::share(items, &fixed)
+            }
+        };
         drop_unused_default_helpers(&mut items);
         Ok(Some(items))
     }
@@ -413,6 +419,7 @@ types:
 endpoints:
   get_a: { method: GET, path: /a, desc: A., output: { type: object, required: [id], properties: { id: { type: string }, kind: { type: string, enum: [x, y] }, tags: { type: array, items: { type: object, properties: { t: { type: string } } } } } } }
   get_b: { method: GET, path: /b, desc: B., output: { type: object, required: [id], properties: { id: { type: string }, kind: { type: string, enum: [x, y] }, tags: { type: array, items: { type: object, properties: { t: { type: string } } } } } } }
+  get_0: { method: GET, path: /0, desc: Zero., output: { type: object, required: [id], properties: { id: { type: string }, kind: { type: string, enum: [x, y] }, tags: { type: array, items: { type: object, properties: { t: { type: string } } } } } } }
   list: { method: GET, path: /l, desc: L., output: { type: object, properties: { page: { type: object, properties: { n: { type: integer } } } } } }
   show: { method: GET, path: /s, desc: S., output: { type: object, properties: { page: { type: object, properties: { n: { type: integer } } } } } }
 "#;
@@ -445,11 +452,17 @@ endpoints:
     fn copies_give_the_items_and_paths_every_schema_translated_gives() {
         let ([copied, every], count, renamed) = both(CONTRACT);
         assert_eq!(copied, every);
-        assert_eq!((count, renamed), (1, true), "get_b's output is get_a's; list's is titled, so show's is not copied");
+        assert_eq!(
+            (count, renamed),
+            (2, true),
+            "get_b's and get_0's outputs are get_a's; list's is titled, so show's is not copied"
+        );
         // The copies are there, as aliases of the types they copy.
-        assert!(copied.0.contains("pub type GetBOutput = GetAOutput;"), "{}", copied.0);
-        assert!(copied.0.contains("pub type GetBOutputTagsItem = GetAOutputTagsItem;"), "{}", copied.0);
-        assert!(copied.0.contains("pub type GetBOutputKind = GetAOutputKind;"), "{}", copied.0);
+        // A copy's name is the least of its class (`Get0…` before `GetA…`): it keeps the definition.
+        assert!(copied.0.contains("pub type GetBOutput = Get0Output;"), "{}", copied.0);
+        assert!(copied.0.contains("pub type GetAOutputTagsItem = Get0OutputTagsItem;"), "{}", copied.0);
+        assert!(copied.0.contains("pub type GetBOutputKind = Get0OutputKind;"), "{}", copied.0);
+        assert!(copied.0.contains("pub struct Get0Output {"), "{}", copied.0);
     }
 
     #[test]
@@ -457,11 +470,11 @@ endpoints:
         let contract = CONTRACT.replacen(
             "kind: { type: string, enum: [x, y] }",
             "kind: { type: string, enum: [x, y], description: See GetAOutput. }",
-            2,
+            3,
         );
         let ([copied, every], count, renamed) = both(&contract);
         assert_eq!(copied, every);
-        assert_eq!((count, renamed), (1, false));
+        assert_eq!((count, renamed), (2, false));
         assert!(copied.0.contains("See GetAOutput."), "{}", copied.0);
     }
 
