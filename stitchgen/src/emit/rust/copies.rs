@@ -105,8 +105,9 @@ pub(super) fn resolve(
         }
         reach.insert(i, reached);
     }
-    // Every named type typify made is a shared type, reached from one, or reached from a
-    // translated schema: a type made on the way and left (none is known) would be missed.
+    // A type typify made on the way and left (an `allOf` merge can), reached from nothing, is
+    // written all the same: one made for a copied schema would be missed. Every type made for a
+    // schema with copies is named after it (it has no title), so none may be.
     let mut taken = BTreeSet::new();
     let mut from_fixed = Vec::new();
     for ty in space.iter_types() {
@@ -120,8 +121,10 @@ pub(super) fn resolve(
         }
     }
     let reached_from_fixed = reached(space, from_fixed, fixed)?;
-    let orphan = |n: &String| !fixed.contains(n) && !owner.contains_key(n) && !reached_from_fixed.contains(n);
-    if taken.iter().any(orphan) {
+    let copied: BTreeSet<&str> = originals.iter().flatten().map(|&k| names[k]).collect();
+    let orphan = |n: &&String| !fixed.contains(*n) && !owner.contains_key(*n) && !reached_from_fixed.contains(*n);
+    let of_a_copied = |n: &String| (1..=n.len()).any(|end| n.is_char_boundary(end) && copied.contains(&n[..end]));
+    if taken.iter().filter(orphan).any(of_a_copied) {
         return None;
     }
     let mut copies = Vec::new();
@@ -230,7 +233,7 @@ pub(super) fn add(items: &mut Vec<syn::Item>, copies: &[Copy]) -> bool {
     }
     let groups = groups(items);
     let by_name: BTreeMap<String, Range<usize>> = groups.iter().cloned().collect();
-    if !copies.iter().all(|copy| renamable(items, &by_name, copy)) {
+    if !all_renamable(items, &by_name, copies) {
         return false;
     }
     let mut added: Vec<(String, Vec<syn::Item>)> = Vec::new();
@@ -262,7 +265,7 @@ pub(super) fn shared(
         return Ok(super::share::share(items, fixed));
     }
     let by_name: BTreeMap<String, Range<usize>> = groups(&items).into_iter().collect();
-    if !copies.iter().all(|copy| renamable(&items, &by_name, copy)) {
+    if !all_renamable(&items, &by_name, copies) {
         return Err(items);
     }
     let Some(sharing) = super::share::sharing(&items, fixed) else { return Err(items) };
@@ -360,6 +363,12 @@ fn groups(items: &[syn::Item]) -> Vec<(String, Range<usize>)> {
         groups.push((name, i..i + 1));
     }
     groups
+}
+
+/// Whether every copy's original is [`renamable`], each original asked once.
+fn all_renamable(items: &[syn::Item], groups: &BTreeMap<String, Range<usize>>, copies: &[Copy]) -> bool {
+    let mut asked = BTreeSet::new();
+    copies.iter().filter(|copy| asked.insert(copy.of.as_str())).all(|copy| renamable(items, groups, copy))
 }
 
 /// Whether the original's items hold its name (or its snake_case form) only where the renaming
