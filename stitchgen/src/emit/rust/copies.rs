@@ -22,25 +22,73 @@ use serde_json::Value;
 use syn::visit_mut::VisitMut;
 use typify::{TypeDetails, TypeEnumVariant, TypeId, TypeSpace};
 
+use crate::schema::TYPES_PREFIX;
+
 /// The first schema of each kind met so far, by its text: each later one that could be renamed
-/// exactly is a copy of it.
-#[derive(Default)]
-pub(super) struct Firsts(BTreeMap<String, usize>);
+/// exactly is a copy of it. `defaulted` are the references to shared types that hold a
+/// `default`, themselves or through a type they name: typify names the default helper of a
+/// field an `allOf` merges in after the merged type, beyond what renaming reaches.
+pub(super) struct Firsts {
+    first: BTreeMap<String, usize>,
+    defaulted: BTreeSet<String>,
+}
 
 impl Firsts {
+    /// No schema met yet; `definitions` are the shared types as typify reads them, by Rust name.
+    pub(super) fn new(definitions: &[(String, Value)]) -> Firsts {
+        let refs: Vec<(String, bool, BTreeSet<String>)> = definitions
+            .iter()
+            .map(|(name, schema)| {
+                let mut refs = BTreeSet::new();
+                let defaults = walk(schema, &mut refs);
+                (format!("{TYPES_PREFIX}{name}"), defaults, refs)
+            })
+            .collect();
+        let mut defaulted: BTreeSet<String> = refs.iter().filter(|r| r.1).map(|r| r.0.clone()).collect();
+        loop {
+            let before = defaulted.len();
+            for (name, _, named) in &refs {
+                if !defaulted.contains(name) && named.iter().any(|n| defaulted.contains(n)) {
+                    defaulted.insert(name.clone());
+                }
+            }
+            if defaulted.len() == before {
+                return Firsts { first: BTreeMap::new(), defaulted };
+            }
+        }
+    }
+
     /// The earlier schema typify translates in place of schema `i`, if any; else `i` is
     /// translated (and is the first of its kind).
     pub(super) fn original(&mut self, i: usize, name: &str, schema: &Value) -> Option<usize> {
-        if !stable(name) || !plain(schema) {
+        if !stable(name) || !plain(schema, &self.defaulted) {
             return None;
         }
-        match self.0.entry(schema.to_string()) {
+        match self.first.entry(schema.to_string()) {
             std::collections::btree_map::Entry::Occupied(first) => Some(*first.get()),
             std::collections::btree_map::Entry::Vacant(slot) => {
                 slot.insert(i);
                 None
             }
         }
+    }
+}
+
+/// Whether `schema` holds a `default` anywhere; the references it holds are added to `refs`.
+fn walk(schema: &Value, refs: &mut BTreeSet<String>) -> bool {
+    match schema {
+        Value::Object(map) => {
+            let mut defaults = map.contains_key("default");
+            if let Some(Value::String(r)) = map.get("$ref") {
+                refs.insert(r.clone());
+            }
+            for value in map.values() {
+                defaults |= walk(value, refs);
+            }
+            defaults
+        }
+        Value::Array(items) => items.iter().fold(false, |d, item| walk(item, refs) | d),
+        _ => false,
     }
 }
 
@@ -53,19 +101,21 @@ fn stable(name: &str) -> bool {
         && name.to_pascal_case() == name
 }
 
-/// No `title` (a type named by it, not by the schema's name) and no `default` (a helper named
-/// after the type) anywhere; a property of either name is no keyword.
-fn plain(schema: &Value) -> bool {
+/// No `title` (a type named by it, not by the schema's name), no `default` (a helper named
+/// after the type) and no reference to a type in `defaulted`, anywhere; a property of either
+/// name is no keyword.
+fn plain(schema: &Value, defaulted: &BTreeSet<String>) -> bool {
     match schema {
         Value::Object(map) => map.iter().all(|(key, value)| match key.as_str() {
             "title" | "default" => false,
+            "$ref" => value.as_str().is_none_or(|r| !defaulted.contains(r)),
             "properties" | "patternProperties" | "definitions" | "$defs" => match value {
-                Value::Object(named) => named.values().all(plain),
-                other => plain(other),
+                Value::Object(named) => named.values().all(|v| plain(v, defaulted)),
+                other => plain(other, defaulted),
             },
-            _ => plain(value),
+            _ => plain(value, defaulted),
         }),
-        Value::Array(items) => items.iter().all(plain),
+        Value::Array(items) => items.iter().all(|v| plain(v, defaulted)),
         _ => true,
     }
 }
@@ -466,11 +516,24 @@ mod tests {
 
     #[test]
     fn a_title_or_a_default_keeps_a_schema_from_being_copied_a_property_so_named_does_not() {
-        let schema = |v: serde_json::Value| v;
-        assert!(plain(&schema(
-            serde_json::json!({ "type": "object", "properties": { "title": { "type": "string" } } })
-        )));
-        assert!(!plain(&schema(serde_json::json!({ "type": "object", "properties": { "a": { "title": "A" } } }))));
-        assert!(!plain(&schema(serde_json::json!({ "items": [{ "default": 1 }] }))));
+        let none = std::collections::BTreeSet::new();
+        assert!(plain(
+            &serde_json::json!({ "type": "object", "properties": { "title": { "type": "string" } } }),
+            &none
+        ));
+        assert!(!plain(&serde_json::json!({ "type": "object", "properties": { "a": { "title": "A" } } }), &none));
+        assert!(!plain(&serde_json::json!({ "items": [{ "default": 1 }] }), &none));
+        // A shared type that holds a default, itself or through one it names, is no plain reference.
+        let definitions = [
+            ("Action".to_owned(), serde_json::json!({ "properties": { "status": { "default": "on" } } })),
+            ("Wrapper".to_owned(), serde_json::json!({ "allOf": [{ "$ref": "#/types/Action" }] })),
+            ("Other".to_owned(), serde_json::json!({ "type": "string" })),
+        ];
+        let firsts = super::Firsts::new(&definitions);
+        let merging =
+            |to: &str| serde_json::json!({ "allOf": [{ "$ref": format!("#/types/{to}") }, { "type": "object" }] });
+        assert!(!plain(&merging("Action"), &firsts.defaulted));
+        assert!(!plain(&merging("Wrapper"), &firsts.defaulted));
+        assert!(plain(&merging("Other"), &firsts.defaulted));
     }
 }

@@ -371,11 +371,13 @@ fn generate_types(svc: &Service, named: &[(String, &Value)], copying: bool) -> R
     let mut space = TypeSpace::new(&settings);
     let input = super::typify_input::Input::new(&svc.types, &svc.type_idents);
     let rust = |n: &String| svc.type_idents[n].clone();
+    let definitions: Vec<(String, Value)> =
+        svc.types.iter().map(|(n, s)| (rust(n), input.named(&rust(n), input.definition(s)))).collect();
+    let mut firsts = copies::Firsts::new(&definitions);
     space
-        .add_ref_types(svc.types.iter().map(|(n, s)| (rust(n), schemars(input.named(&rust(n), input.definition(s))))))
+        .add_ref_types(definitions.into_iter().map(|(name, schema)| (name, schemars(schema))))
         .map_err(|e| e.to_string())?;
     let mut paths = BTreeMap::new();
-    let mut firsts = copies::Firsts::default();
     let mut originals = Vec::with_capacity(named.len());
     let mut roots = Vec::with_capacity(named.len());
     for (i, (name, schema)) in named.iter().enumerate() {
