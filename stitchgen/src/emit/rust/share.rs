@@ -25,7 +25,7 @@ pub(super) fn share(items: Vec<syn::Item>, fixed: &BTreeSet<String>) -> Vec<syn:
         let kept = candidates.classes();
         let clashes = clashes(&candidates, &kept);
         if clashes.is_empty() {
-            let (dropped, aliases) = plan(&candidates, &kept);
+            let (dropped, aliases) = plan(&candidates.owners, &candidates.defs, &kept);
             return rewrite(items, &dropped, &aliases);
         }
         // Two impls of one trait that differed only in the types now shared (`From<A>` and
@@ -57,14 +57,7 @@ pub(super) fn sharing(items: &[syn::Item], fixed: &BTreeSet<String>) -> Option<S
 /// `items` with each candidate of `sharing` whose kept type in `kept` is another replaced by
 /// its alias, and the impls that belong to it dropped.
 pub(super) fn apply(items: Vec<syn::Item>, sharing: &Sharing, kept: &BTreeMap<String, String>) -> Vec<syn::Item> {
-    let aliased = |name: &String| kept[name] != *name;
-    let dropped = sharing.owners.iter().filter(|(_, owner)| aliased(owner)).map(|(&i, _)| i).collect();
-    let aliases = sharing
-        .defs
-        .iter()
-        .filter(|(name, _)| aliased(name))
-        .map(|(name, &i)| (i, (name.clone(), kept[name].clone())))
-        .collect();
+    let (dropped, aliases) = plan(&sharing.owners, &sharing.defs, kept);
     rewrite(items, &dropped, &aliases)
 }
 
@@ -327,13 +320,13 @@ fn clashes(candidates: &Candidates<'_>, kept: &BTreeMap<String, String>) -> BTre
 /// The impls to drop (those of aliased types) and the definitions to replace by an alias, by
 /// index: name and kept type.
 fn plan(
-    candidates: &Candidates<'_>,
+    owners: &BTreeMap<usize, String>,
+    defs: &BTreeMap<String, usize>,
     kept: &BTreeMap<String, String>,
 ) -> (BTreeSet<usize>, BTreeMap<usize, (String, String)>) {
     let aliased = |name: &String| kept[name] != *name;
-    let dropped = candidates.owners.iter().filter(|(_, owner)| aliased(owner)).map(|(&i, _)| i).collect();
-    let aliases = candidates
-        .defs
+    let dropped = owners.iter().filter(|(_, owner)| aliased(owner)).map(|(&i, _)| i).collect();
+    let aliases = defs
         .iter()
         .filter(|(name, _)| aliased(name))
         .map(|(name, &i)| (i, (name.clone(), kept[name].clone())))
