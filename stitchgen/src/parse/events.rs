@@ -41,7 +41,7 @@ pub(super) fn read(text: &str) -> Option<Node> {
         }
         let lo = span.start.byte_offset()?;
         let hi = span.end.byte_offset()?;
-        let at = Span::new(FileId(0), lo, lo + hi.saturating_sub(lo));
+        let at = Span::new(FileId(0), lo, hi.max(lo));
         if !tree.event(event, at)? {
             break;
         }

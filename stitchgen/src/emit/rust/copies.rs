@@ -122,7 +122,7 @@ fn plain(schema: &Value, defaulted: &BTreeSet<String>) -> bool {
 
 /// A schema typify did not translate: the one it copies, and each type name of that one's
 /// items with the name the copy's takes.
-pub(super) struct Copy {
+pub(super) struct Copied {
     /// The copy's name.
     name: String,
     /// The copied schema's index, and its name.
@@ -140,7 +140,7 @@ pub(super) fn resolve(
     names: &[&str],
     originals: &[Option<usize>],
     roots: &[Option<TypeId>],
-) -> Option<Vec<Copy>> {
+) -> Option<Vec<Copied>> {
     if originals.iter().all(Option::is_none) {
         return Some(Vec::new());
     }
@@ -190,7 +190,7 @@ pub(super) fn resolve(
             }
             renames.insert(name.clone(), renamed);
         }
-        copies.push(Copy { name: to.to_owned(), original: k, of: from.to_owned(), renames });
+        copies.push(Copied { name: to.to_owned(), original: k, of: from.to_owned(), renames });
     }
     Some(copies)
 }
@@ -248,7 +248,7 @@ fn reached(space: &TypeSpace, start: Vec<TypeId>, fixed: &BTreeSet<String>) -> O
     Some(names)
 }
 
-impl Copy {
+impl Copied {
     /// The copy's name, and its type as an operation module names it: `path`, the original's,
     /// with the copy's names.
     pub(super) fn path(&self, path: TokenStream) -> (String, String) {
@@ -277,7 +277,7 @@ fn rename_tokens(tokens: TokenStream, renames: &BTreeMap<String, String>) -> Tok
 /// typify's items with each copy's added, renamed, where typify writes them (ordered by type
 /// name, before its `defaults` and `error` modules); `false` when an original's items hold its
 /// name where renaming would not change it (nothing is added then).
-pub(super) fn add(items: &mut Vec<syn::Item>, copies: &[Copy]) -> bool {
+pub(super) fn add(items: &mut Vec<syn::Item>, copies: &[Copied]) -> bool {
     if copies.is_empty() {
         return true;
     }
@@ -308,7 +308,7 @@ pub(super) fn add(items: &mut Vec<syn::Item>, copies: &[Copy]) -> bool {
 /// types must be pinned: the caller spells the copies out.
 pub(super) fn shared(
     items: Vec<syn::Item>,
-    copies: &[Copy],
+    copies: &[Copied],
     fixed: &BTreeSet<String>,
 ) -> Result<Vec<syn::Item>, Vec<syn::Item>> {
     if copies.is_empty() {
@@ -416,7 +416,7 @@ fn groups(items: &[syn::Item]) -> Vec<(String, Range<usize>)> {
 }
 
 /// Whether every copy's original is [`renamable`], each original asked once.
-fn all_renamable(items: &[syn::Item], groups: &BTreeMap<String, Range<usize>>, copies: &[Copy]) -> bool {
+fn all_renamable(items: &[syn::Item], groups: &BTreeMap<String, Range<usize>>, copies: &[Copied]) -> bool {
     let mut asked = BTreeSet::new();
     copies.iter().filter(|copy| asked.insert(copy.of.as_str())).all(|copy| renamable(items, groups, copy))
 }
@@ -424,7 +424,7 @@ fn all_renamable(items: &[syn::Item], groups: &BTreeMap<String, Range<usize>>, c
 /// Whether the original's items hold its name (or its snake_case form) only where the renaming
 /// changes it: an identifier that is one of its types' names, or a doc that is only such a
 /// name (typify's doc for a type without a description); and no variant or field is so named.
-fn renamable(items: &[syn::Item], groups: &BTreeMap<String, Range<usize>>, copy: &Copy) -> bool {
+fn renamable(items: &[syn::Item], groups: &BTreeMap<String, Range<usize>>, copy: &Copied) -> bool {
     let snake = copy.of.to_snake_case();
     let docs: BTreeSet<String> = copy.renames.keys().map(|n| format!("\"`{n}`\"")).collect();
     let holds = |text: &str| text.contains(copy.of.as_str()) || text.contains(snake.as_str());

@@ -18,7 +18,7 @@ pub struct Types {
     /// The shared types' Rust names: their definitions are never replaced by an alias.
     fixed: BTreeSet<String>,
     /// The schemas typify was not given, each a copy of one it was.
-    pub(super) copies: Vec<copies::Copy>,
+    pub(super) copies: Vec<copies::Copied>,
 }
 
 impl Types {
