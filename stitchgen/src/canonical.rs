@@ -8,8 +8,48 @@ use sha2::{Digest, Sha256};
 /// the order properties are written in never moves a digest.
 pub fn canonical(value: &Value) -> String {
     let mut out = String::new();
-    write(value, &mut out);
+    value.write_canonical(&mut out);
     out
+}
+
+/// What writes itself as canonical JSON: a [`Value`], a string, or a borrowed record (a tool's
+/// manifest entry) hashed as it stands rather than copied into a value first.
+pub trait Canonical {
+    /// Appends the canonical JSON text of `self` to `out`.
+    fn write_canonical(&self, out: &mut String);
+}
+
+impl Canonical for Value {
+    fn write_canonical(&self, out: &mut String) {
+        write(self, out);
+    }
+}
+
+impl<T: Canonical + ?Sized> Canonical for Box<T> {
+    fn write_canonical(&self, out: &mut String) {
+        (**self).write_canonical(out);
+    }
+}
+
+impl Canonical for str {
+    fn write_canonical(&self, out: &mut String) {
+        write_str(self, out);
+    }
+}
+
+/// An object of `entries` (each key once), its keys sorted as RFC 8785 sorts them.
+pub(crate) fn write_object(mut entries: Vec<(&str, &dyn Canonical)>, out: &mut String) {
+    entries.sort_by(|a, b| utf16_order(a.0, b.0));
+    out.push('{');
+    for (i, (key, value)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(key, out);
+        out.push(':');
+        value.write_canonical(out);
+    }
+    out.push('}');
 }
 
 /// The first 16 lowercase hex characters of the SHA-256 of the canonical JSON of `value`.
@@ -20,7 +60,7 @@ pub fn digest(value: &Value) -> String {
 
 /// The [`digest`] of the array of `items`, hashed an item at a time: a catalog's every tool is
 /// never spelled out in one value, or one text, at once.
-pub fn list_digest(items: impl IntoIterator<Item = Value>) -> String {
+pub fn list_digest<T: Canonical>(items: impl IntoIterator<Item = T>) -> String {
     let mut hash = Sha256::new();
     let mut text = String::new();
     hash.update(b"[");
@@ -29,7 +69,7 @@ pub fn list_digest(items: impl IntoIterator<Item = Value>) -> String {
         if i > 0 {
             text.push(',');
         }
-        write(&item, &mut text);
+        item.write_canonical(&mut text);
         hash.update(text.as_bytes());
     }
     hash.update(b"]");
@@ -68,7 +108,7 @@ fn write(value: &Value, out: &mut String) {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&number(n)),
-        Value::String(s) => out.push_str(&serde_json::to_string(s).expect("strings serialize")),
+        Value::String(s) => write_str(s, out),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -87,19 +127,38 @@ fn write(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&serde_json::to_string(k).expect("strings serialize"));
+                write_str(k, out);
                 out.push(':');
                 match (k.as_str(), v) {
                     ("required", Value::Array(items)) if items.iter().all(Value::is_string) => {
-                        let mut sorted = items.clone();
-                        sorted.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-                        write(&Value::Array(sorted), out);
+                        let mut sorted: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+                        sorted.sort_unstable();
+                        out.push('[');
+                        for (i, name) in sorted.into_iter().enumerate() {
+                            if i > 0 {
+                                out.push(',');
+                            }
+                            write_str(name, out);
+                        }
+                        out.push(']');
                     }
                     _ => write(v, out),
                 }
             }
             out.push('}');
         }
+    }
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it (RFC 8785 §3.2.2.2): only `"`, `\`
+/// and control characters are, so text without them is written as it stands.
+fn write_str(s: &str, out: &mut String) {
+    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(&serde_json::to_string(s).expect("strings serialize"));
+    } else {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
     }
 }
 
@@ -207,6 +266,6 @@ mod tests {
     fn a_list_hashed_an_item_at_a_time_has_the_digest_of_the_array() {
         let items = vec![json!({"b": 1, "a": [true, null]}), json!("x"), json!({"required": ["z", "y"]})];
         assert_eq!(list_digest(items.clone()), digest(&Value::Array(items)));
-        assert_eq!(list_digest(Vec::new()), digest(&json!([])));
+        assert_eq!(list_digest(Vec::<Value>::new()), digest(&json!([])));
     }
 }

@@ -8,7 +8,7 @@ pub mod search;
 use crate::parse::ast::Surface;
 
 /// Pretty JSON, 2-space indented, with a trailing newline: the form every JSON artifact ships in.
-pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
+pub fn json_bytes(value: &impl serde::Serialize) -> Vec<u8> {
     let mut bytes = serde_json::to_vec_pretty(value).expect("JSON values serialize");
     bytes.push(b'\n');
     bytes
@@ -62,8 +62,8 @@ pub fn documents(model: &crate::model::Model, surfaces: &crate::present::Surface
         |name: &str, value: serde_json::Value| crate::out::Artifact { name: name.into(), bytes: json_bytes(&value) };
     let mut out = vec![
         artifact("openapi.json", openapi::document(model)),
-        artifact("mcp-tools.json", mcp::mcp_manifest(surfaces)),
-        artifact("agent-tools.json", mcp::agent_manifest(surfaces)),
+        crate::out::Artifact { name: "mcp-tools.json".into(), bytes: mcp::mcp_manifest_bytes(surfaces) },
+        crate::out::Artifact { name: "agent-tools.json".into(), bytes: mcp::agent_manifest_bytes(surfaces) },
     ];
     // Search mode's catalogs, only where a contract asks for it: no other output moves.
     for (name, transport) in [("mcp-catalog.json", Surface::Mcp), ("agent-catalog.json", Surface::Agent)] {

@@ -19,6 +19,7 @@ mod tool;
 
 pub use fields::{TextField, text_fields, tool_fields};
 pub use surfaces::Surfaces;
+pub(crate) use tool::Entry;
 pub use tool::{CATALOG_META, Listed, Shows, Tool, tool_input, tools};
 
 /// How `#/types/NAME` references are presented.

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::tool::{Listed, Shows, Tool, build, collect};
 use super::{Bodies, Memo, budget};
+use crate::canonical::Canonical;
 use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::parse::ast::{Contract, Surface};
@@ -110,9 +111,10 @@ fn cli(model: &Model) -> Vec<Listed> {
 
 /// [`Surfaces::stamp`] of `tools`, each tool's entry hashed as it is made.
 fn stamp(tools: &[Tool], transport: Surface) -> Value {
-    let entries = tools.iter().map(|t| t.entry(transport, None));
+    let entries = tools.iter().map(|t| Box::new(t.borrowed_entry(transport, None)) as Box<dyn Canonical + '_>);
     // Search mode changes what is listed: the stamp moves when a tool enters or leaves it.
     let searched: Vec<&str> = tools.iter().filter(|t| t.searched).map(|t| t.name.as_str()).collect();
     let search = (!searched.is_empty()).then(|| serde_json::json!({ "discovery": "search", "tools": searched }));
+    let search = search.map(|s| Box::new(s) as Box<dyn Canonical>);
     serde_json::json!({ "digest": crate::canonical::list_digest(entries.chain(search)), "tools": tools.len() })
 }

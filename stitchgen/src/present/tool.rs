@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{Bodies, Converter, Memo, Refs, Style, resolve, schema_with, sorted};
+use crate::canonical::{self, Canonical};
 use crate::model::{Model, OpKind, Operation, Service};
 use crate::parse::ast::Surface;
 
@@ -52,7 +53,13 @@ impl Tool {
     /// the agent), with the catalog stamp in `_meta` when given. The CLI, which has no
     /// manifest, counts what it shows: name, description and both schemas.
     pub fn entry(&self, transport: Surface, stamp: Option<&Value>) -> Value {
-        serde_json::to_value(Entry::of(self, transport, stamp)).unwrap_or(Value::Null)
+        serde_json::to_value(self.borrowed_entry(transport, stamp)).unwrap_or(Value::Null)
+    }
+
+    /// [`Tool::entry`] borrowed from the tool: serialized or hashed as it stands, never
+    /// copied into a value first.
+    pub(crate) fn borrowed_entry<'a>(&'a self, transport: Surface, stamp: Option<&'a Value>) -> Entry<'a> {
+        Entry::of(self, transport, stamp)
     }
 
     /// What the tool costs a model's context on `transport`: the bytes of its manifest entry as
@@ -63,42 +70,30 @@ impl Tool {
     }
 }
 
-/// A tool's manifest entry, borrowed from the tool: its fields in the order a manifest
-/// states them.
-#[derive(serde::Serialize)]
-struct Entry<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
+/// A tool's manifest entry, borrowed from the tool. Its fields are listed once
+/// ([`Entry::fields`]), in the order a manifest states them; serialized in that order and
+/// written as canonical JSON for the catalog stamp.
+pub(crate) struct Entry<'a> {
+    /// The tool's name.
+    pub(crate) name: &'a str,
     title: Option<&'a str>,
     description: &'a str,
     /// An agent function tool's input.
-    #[serde(skip_serializing_if = "Option::is_none")]
     parameters: Option<&'a Value>,
-    #[serde(rename = "inputSchema", skip_serializing_if = "Option::is_none")]
     input_schema: Option<&'a Value>,
-    #[serde(rename = "outputSchema", skip_serializing_if = "Option::is_none")]
     output_schema: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     annotations: Option<&'a Value>,
-    #[serde(rename = "_meta", skip_serializing_if = "Meta::is_empty")]
-    meta: Meta<'a>,
-}
-
-/// An MCP tool's `_meta`: the catalog stamp, the UI hints, and what the tool asks its user.
-#[derive(serde::Serialize)]
-struct Meta<'a> {
-    #[serde(rename = "stitchgen/catalog", skip_serializing_if = "Option::is_none")]
+    /// An MCP tool's `_meta`: the catalog stamp, what the tool asks its user, the UI hints.
     stamp: Option<&'a Value>,
-    #[serde(rename = "stitchgen/inputRequired", skip_serializing_if = "Option::is_none")]
     input_required: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     ui: Option<&'a Value>,
 }
 
-impl Meta<'_> {
-    fn is_empty(&self) -> bool {
-        self.stamp.is_none() && self.ui.is_none() && self.input_required.is_none()
-    }
+/// A field of an [`Entry`]: text, a JSON value of the tool's, or the `_meta` object's fields.
+enum Field<'a> {
+    Text(&'a str),
+    Json(&'a Value),
+    Meta(Vec<(&'static str, &'a Value)>),
 }
 
 impl<'a> Entry<'a> {
@@ -111,7 +106,9 @@ impl<'a> Entry<'a> {
             input_schema: None,
             output_schema: None,
             annotations: None,
-            meta: Meta { stamp: None, input_required: None, ui: None },
+            stamp: None,
+            input_required: None,
+            ui: None,
         };
         if !Shows::of(transport).answer {
             e.parameters = Some(&tool.input);
@@ -122,9 +119,75 @@ impl<'a> Entry<'a> {
         if transport == Surface::Mcp {
             e.title = tool.title.as_deref();
             e.annotations = tool.annotations.as_ref();
-            e.meta = Meta { stamp, input_required: tool.input_required.as_ref(), ui: tool.ui.as_ref() };
+            (e.stamp, e.input_required, e.ui) = (stamp, tool.input_required.as_ref(), tool.ui.as_ref());
         }
         e
+    }
+
+    /// The fields the entry has, in the order a manifest states them; `_meta` only when it
+    /// holds something.
+    fn fields(&self) -> Vec<(&'static str, Field<'a>)> {
+        let mut out = vec![("name", Field::Text(self.name))];
+        out.extend(self.title.map(|t| ("title", Field::Text(t))));
+        out.push(("description", Field::Text(self.description)));
+        let values = [
+            ("parameters", self.parameters),
+            ("inputSchema", self.input_schema),
+            ("outputSchema", self.output_schema),
+            ("annotations", self.annotations),
+        ];
+        out.extend(values.into_iter().filter_map(|(k, v)| Some((k, Field::Json(v?)))));
+        let meta = [(CATALOG_META, self.stamp), ("stitchgen/inputRequired", self.input_required), ("ui", self.ui)];
+        let meta: Vec<(&'static str, &Value)> = meta.into_iter().filter_map(|(k, v)| Some((k, v?))).collect();
+        if !meta.is_empty() {
+            out.push(("_meta", Field::Meta(meta)));
+        }
+        out
+    }
+}
+
+impl serde::Serialize for Entry<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let fields = self.fields();
+        let mut map = serializer.serialize_map(Some(fields.len()))?;
+        for (key, field) in &fields {
+            match field {
+                Field::Text(text) => map.serialize_entry(key, text)?,
+                Field::Json(value) => map.serialize_entry(key, value)?,
+                Field::Meta(meta) => map.serialize_entry(key, &MetaMap(meta))?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// `_meta`'s fields serialized as an object, in their order.
+struct MetaMap<'m, 'a>(&'m [(&'static str, &'a Value)]);
+
+impl serde::Serialize for MetaMap<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+impl Canonical for Entry<'_> {
+    fn write_canonical(&self, out: &mut String) {
+        let fields = self.fields();
+        let entries: Vec<(&str, &dyn Canonical)> = fields.iter().map(|(k, f)| (*k, f as &dyn Canonical)).collect();
+        canonical::write_object(entries, out);
+    }
+}
+
+impl Canonical for Field<'_> {
+    fn write_canonical(&self, out: &mut String) {
+        match self {
+            Field::Text(text) => text.write_canonical(out),
+            Field::Json(value) => value.write_canonical(out),
+            Field::Meta(meta) => {
+                canonical::write_object(meta.iter().map(|(k, v)| (*k, *v as &dyn Canonical)).collect(), out)
+            }
+        }
     }
 }
 
@@ -458,4 +521,61 @@ pub(super) fn tool_input_with(
     root.extend(out);
     let out = root;
     conv.finish(Value::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A tool with every field an entry can show, and text that must be escaped.
+    fn full() -> Tool {
+        Tool {
+            name: "get_pet".into(),
+            title: Some("Get a \"pet\"".into()),
+            description: "Reads one pet.\nTabs\tand \u{1} controls, and \u{fb01} \u{1f600}.".into(),
+            input: json!({"type": "object", "required": ["b", "a"], "properties": {"b": {}, "a": {"type": "number"}}}),
+            output: Some(json!({"type": "object", "properties": {"name": {"type": "string", "default": "x\\y"}}})),
+            wrap: None,
+            annotations: Some(json!({"readOnlyHint": true})),
+            ui: Some(json!({"resourceUri": "ui://pets"})),
+            input_required: Some(json!([{"key": "k", "message": "m", "requestedSchema": {"type": "object"}}])),
+            service: "pets".into(),
+            action: "get".into(),
+            kind: OpKind::Contract,
+            over: None,
+            searched: false,
+        }
+    }
+
+    #[test]
+    fn a_borrowed_entry_writes_what_its_value_writes() {
+        let stamp = json!({"digest": "0123456789abcdef", "tools": 1});
+        let mut bare = full();
+        (bare.title, bare.annotations, bare.ui, bare.input_required, bare.output) = (None, None, None, None, None);
+        for tool in [full(), bare] {
+            for transport in [Surface::Mcp, Surface::Agent, Surface::Cli] {
+                for stamp in [None, Some(&stamp)] {
+                    let borrowed = tool.borrowed_entry(transport, stamp);
+                    let value = tool.entry(transport, stamp);
+                    assert_eq!(
+                        serde_json::to_string_pretty(&borrowed).unwrap(),
+                        serde_json::to_string_pretty(&value).unwrap()
+                    );
+                    let mut text = String::new();
+                    borrowed.write_canonical(&mut text);
+                    assert_eq!(text, canonical::canonical(&value), "{transport:?}");
+                    assert_eq!(
+                        tool.size(transport),
+                        serde_json::to_string(&tool.entry(transport, None)).unwrap().len()
+                    );
+                }
+            }
+        }
+        let meta = full().entry(Surface::Mcp, Some(&stamp));
+        assert_eq!(meta["_meta"][CATALOG_META], stamp);
+        assert_eq!(meta["_meta"]["ui"]["resourceUri"], "ui://pets");
+        assert!(full().entry(Surface::Agent, Some(&stamp)).get("_meta").is_none());
+    }
 }
