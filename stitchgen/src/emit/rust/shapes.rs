@@ -65,7 +65,8 @@ impl Shape {
             }
         }
         let mut key = String::from(if docs.is_empty() { "-" } else { "d" });
-        if !trees[doc_trees..].iter().all(|tree| write_key(tree, &fills, &mut key)) {
+        let mut word = String::new();
+        if !trees[doc_trees..].iter().all(|tree| write_key(tree, &fills, &mut key, &mut word)) {
             return Err(trees.into_iter().collect());
         }
         Ok(Shape { trees, doc_trees, key, docs, fills })
@@ -85,10 +86,7 @@ impl Shape {
     /// placeholder doc's line the item's doc lines, at its indent. `None` when `printed` is not
     /// this shape's text.
     pub(super) fn fill(&self, printed: &str) -> Option<String> {
-        let mut text = printed.to_owned();
-        for (placeholder, word) in &self.fills {
-            text = text.replace(placeholder.as_str(), word);
-        }
+        let mut text = self.words(printed);
         if self.docs.is_empty() {
             return Some(text);
         }
@@ -99,6 +97,34 @@ impl Shape {
         let lines: String = self.docs.iter().map(|d| format!("{indent}///{d}\n")).collect();
         text.replace_range(start..at + mark.len(), &lines);
         Some(text)
+    }
+}
+
+impl Shape {
+    /// `printed` with each placeholder the word it stands for, in one pass. Only placeholders
+    /// hold the mark `Qz` (`of` found it in no word), and each names its slot: `Qz1` is never
+    /// taken for the start of `Qz10zz`.
+    fn words(&self, printed: &str) -> String {
+        let mut text = String::with_capacity(printed.len() + printed.len() / 8);
+        let mut rest = printed;
+        while let Some(at) = rest.find(MARKS[0]) {
+            text.push_str(&rest[..at]);
+            let after = &rest[at + MARKS[0].len()..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let slot = after[..digits].parse::<usize>().ok();
+            match slot.and_then(|slot| self.fills.get(slot)).filter(|(p, _)| rest[at..].starts_with(p.as_str())) {
+                Some((placeholder, word)) => {
+                    text.push_str(word);
+                    rest = &rest[at + placeholder.len()..];
+                }
+                None => {
+                    text.push_str(MARKS[0]);
+                    rest = after;
+                }
+            }
+        }
+        text.push_str(rest);
+        text
     }
 }
 
@@ -150,10 +176,11 @@ fn substitute(tree: &TokenTree, fills: &[(String, String)]) -> Option<TokenTree>
 }
 
 /// Writes `tree` into a shape's key, each word of `fills` its placeholder; `false` where the
-/// tree holds a mark.
-fn write_key(tree: &TokenTree, fills: &[(String, String)], key: &mut String) -> bool {
+/// tree holds a mark. `word` is room to write one word's text in, kept across calls (an item
+/// has hundreds of tokens: none costs an allocation).
+fn write_key(tree: &TokenTree, fills: &[(String, String)], key: &mut String, word: &mut String) -> bool {
     use std::fmt::Write;
-    let at = key.len();
+    word.clear();
     let kind = match tree {
         TokenTree::Group(g) => {
             let open = match g.delimiter() {
@@ -163,7 +190,7 @@ fn write_key(tree: &TokenTree, fills: &[(String, String)], key: &mut String) -> 
                 Delimiter::None => '0',
             };
             key.push(open);
-            if !g.stream().into_iter().all(|t| write_key(&t, fills, key)) {
+            if !g.stream().into_iter().all(|t| write_key(&t, fills, key, word)) {
                 return false;
             }
             key.push('}');
@@ -174,19 +201,17 @@ fn write_key(tree: &TokenTree, fills: &[(String, String)], key: &mut String) -> 
             key.push(p.as_char());
             return true;
         }
-        TokenTree::Ident(i) => write!(key, "{i}").map(|()| 'i'),
-        TokenTree::Literal(l) => write!(key, "{l}").map(|()| 'l'),
+        TokenTree::Ident(i) => write!(word, "{i}").map(|()| 'i'),
+        TokenTree::Literal(l) => write!(word, "{l}").map(|()| 'l'),
     };
-    let text = &key[at..];
-    if kind.is_err() || MARKS.iter().any(|m| text.contains(m)) {
+    if kind.is_err() || MARKS.iter().any(|m| word.contains(m)) {
         return false;
     }
     // Written as its kind and length, then itself: a word is its placeholder, an identifier.
-    let (kind, text) = match fills.iter().find(|(_, word)| word == text) {
-        Some((placeholder, _)) => ('i', placeholder.clone()),
-        None => (kind.unwrap_or('i'), text.to_owned()),
+    let (kind, text) = match fills.iter().find(|(_, fill)| fill == word) {
+        Some((placeholder, _)) => ('i', placeholder.as_str()),
+        None => (kind.unwrap_or('i'), word.as_str()),
     };
-    key.truncate(at);
     let _ = write!(key, "{kind}{}:{text}", text.len());
     true
 }
@@ -241,6 +266,20 @@ mod tests {
                 "        /// Lists.\n        fn list_g0(&self) -> list_g0::Output {\n            12usize\n        }\n"
             )
         );
+    }
+
+    #[test]
+    fn a_short_placeholder_is_never_taken_for_the_start_of_a_longer_slots() {
+        // Slot 1's word is three bytes (`Qz1`), slot 10's is `Qz10zz`: filled, each is its own.
+        let words: Vec<String> = (0..11).map(|i| if i == 1 { "abc".into() } else { format!("word_{i:02}") }).collect();
+        let idents: Vec<proc_macro2::Ident> = words.iter().map(|w| quote::format_ident!("{}", w)).collect();
+        let item = Varying { tokens: quote! { fn f() { #(#idents();)* } }, words: words.clone() };
+        let shape = Shape::of(item).expect("a shape");
+        let printed = shape.tokens().to_string();
+        assert!(printed.contains("Qz1 ()") && printed.contains("Qz10zzz ()"), "{printed}");
+        let filled = shape.fill(&printed).expect("filled");
+        let calls: Vec<String> = words.iter().map(|w| format!("{w} ()")).collect();
+        assert_eq!(filled, format!("fn f () {{ {} ; }}", calls.join(" ; ")));
     }
 
     #[test]
