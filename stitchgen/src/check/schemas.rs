@@ -57,22 +57,28 @@ type Compiled = std::collections::BTreeMap<String, Result<(), String>>;
 
 /// Each root checked alone ([`check_root`]), by as many threads as the machine runs at once:
 /// compiling every schema with the validator is most of the check's time on a large contract.
-/// Diagnostics are sorted when reported, so the order the parts finish in does not show.
+/// Each thread takes the next few roots as it is free, so none is left with the costly ones
+/// while the others wait. Diagnostics are sorted when reported, so the order the parts finish
+/// in does not show.
 fn check_roots(types: Types<'_>, roots: &[&Node], diags: &mut Diagnostics) {
     /// Fewer roots than this are checked on the calling thread: a thread costs more than they do.
     const PER_THREAD: usize = 256;
-    let check = |part: &[&Node], diags: &mut Diagnostics| {
-        let mut compiled = Compiled::new();
-        part.iter().for_each(|root| check_root(types, root, &mut compiled, diags));
-    };
+    /// How many roots a thread takes at once.
+    const TAKEN: usize = 16;
     let threads = std::thread::available_parallelism().map_or(1, usize::from).min(roots.len() / PER_THREAD).max(1);
     if threads == 1 {
-        return check(roots, diags);
+        let mut compiled = Compiled::new();
+        return roots.iter().for_each(|root| check_root(types, root, &mut compiled, diags));
     }
+    let next = std::sync::atomic::AtomicUsize::new(0);
     // Deep schemas recurse: each part on a stack as large as the pipeline's own.
-    let parts = crate::threads::each(roots.chunks(roots.len().div_ceil(threads)), crate::threads::MAIN_STACK, |part| {
-        let mut diags = Diagnostics::default();
-        check(part, &mut diags);
+    let parts = crate::threads::each(0..threads, crate::threads::MAIN_STACK, |_| {
+        let (mut diags, mut compiled) = (Diagnostics::default(), Compiled::new());
+        loop {
+            let start = next.fetch_add(TAKEN, std::sync::atomic::Ordering::Relaxed);
+            let Some(taken) = roots.get(start..roots.len().min(start + TAKEN)) else { break };
+            taken.iter().for_each(|root| check_root(types, root, &mut compiled, &mut diags));
+        }
         diags
     });
     parts.into_iter().for_each(|part| diags.extend(part));

@@ -168,38 +168,29 @@ fn types_content(file: &mut syn::File) -> Option<&mut Vec<syn::Item>> {
 fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Catalogs<'_>) -> Result<String, String> {
     // The client is printed beside the rest, on a thread of its own: the last of the module to
     // be printed, it would otherwise run alone after typify's half and the documents are done.
-    let mut halves = crate::threads::each([Half::Server, Half::Client], crate::threads::MAIN_STACK, |half| {
-        let paths = parsed(&paths)?;
-        let texts = statics::Texts::default();
-        let ops: Vec<ops::Op<'_>> =
-            svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &paths, &texts)).collect();
-        match half {
-            Half::Server => server(svc, &ops, &texts, catalogs),
-            Half::Client => {
-                let mut out = Printer::within(svc);
-                client::client(svc, &ops, ops::view_bounds(&ops).as_ref(), &mut out)?;
-                Ok(out.text)
-            }
-        }
-    })
-    .into_iter();
-    let (Some(server), Some(client)) = (halves.next(), halves.next()) else {
-        return Err("a half of the module was not printed".into());
+    let client = || {
+        with_ops(svc, &paths, |ops, _| {
+            let mut out = Printer::within(svc);
+            client::client(svc, ops, ops::view_bounds(ops).as_ref(), &mut out)?;
+            Ok(out.text)
+        })
     };
-    let mut out = server?;
-    out.push_str(&client?);
-    out.push_str("}\n");
-    Ok(out)
+    let server = || with_ops(svc, &paths, |ops, texts| server(svc, ops, texts, catalogs));
+    let (client, server) = crate::threads::join(crate::threads::MAIN_STACK, client, server);
+    Ok(format!("{}{}}}\n", server?, client?))
 }
 
-/// The halves of our part of the module, printed side by side.
-#[derive(Clone, Copy)]
-enum Half {
-    /// Everything up to the client: the operation modules, the handler, the dispatch and the
-    /// documents, after the service module's opening line.
-    Server,
-    /// The client and the remote service: the service module's last items.
-    Client,
+/// `print` of the service's operations, built on the calling thread (tokens stay on theirs).
+fn with_ops(
+    svc: &Service,
+    paths: &BTreeMap<String, String>,
+    print: impl FnOnce(&[ops::Op<'_>], &statics::Texts) -> Result<String, String>,
+) -> Result<String, String> {
+    let paths = parsed(paths)?;
+    let texts = statics::Texts::default();
+    let ops: Vec<ops::Op<'_>> =
+        svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &paths, &texts)).collect();
+    print(&ops, &texts)
 }
 
 /// The operation schemas' Rust paths, parsed.
