@@ -26,25 +26,6 @@ where
     })
 }
 
-/// `a` on a thread of its own with `stack` bytes of stack, beside `b` on the calling thread;
-/// both results. Where no thread can be had, `a` runs here after `b`; a panic on `a`'s thread is
-/// resumed on the caller's.
-pub(crate) fn join<A: Send, B>(stack: usize, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
-    // The thread takes `a` from here; where it could not be started, `a` is still here.
-    let a = std::sync::Mutex::new(Some(a));
-    let take = || a.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-    std::thread::scope(|s| {
-        let spawned = std::thread::Builder::new().stack_size(stack).spawn_scoped(s, || take().map(|a| a()));
-        let b = b();
-        let ran = match spawned {
-            Ok(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => None,
-        };
-        let a = ran.or_else(|| take().map(|a| a())).expect("`a` runs on its thread or here");
-        (a, b)
-    })
-}
-
 /// The stack of a main thread, for parts that recurse as deep as the pipeline's own thread may
 /// (a spawned thread gets 2 MiB).
 pub(crate) const MAIN_STACK: usize = 8 << 20;
@@ -55,14 +36,6 @@ mod tests {
     fn results_come_in_the_parts_order() {
         let parts = [3_u64, 1, 2];
         assert_eq!(super::each(parts, 1 << 16, |n| n * 10), [30, 10, 20]);
-    }
-
-    #[test]
-    fn join_runs_both_and_one_with_no_thread_on_the_caller() {
-        let caller = std::thread::current().id();
-        let on = || std::thread::current().id() == caller;
-        assert_eq!(super::join(1 << 16, || (1, on()), || (2, on())), ((1, false), (2, true)));
-        assert_eq!(super::join(usize::MAX / 2, || (1, on()), || (2, on())), ((1, true), (2, true)));
     }
 
     #[test]

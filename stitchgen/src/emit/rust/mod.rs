@@ -27,10 +27,9 @@ use crate::model::{Operation, Service};
 /// The generated module of `svc`, formatted, with the `@generated` banner.
 ///
 /// typify's half (the `types` module) and ours (everything else) are built, parsed and printed
-/// side by side, each inside the same `pub mod` so that both print at the depth they have in
-/// the file; ours holds an empty `types` module where typify's is spliced in, and is itself
-/// printed in two halves, the client on a thread of its own. Tokens cannot cross threads: the
-/// types' Rust paths come across as text.
+/// on two threads, each inside the same `pub mod` so that both print at the depth they have in
+/// the file; ours holds an empty `types` module where typify's is spliced in. Tokens cannot
+/// cross threads: the types' Rust paths come across as text.
 pub fn module(svc: &Service, catalogs: super::Catalogs<'_>) -> Result<String, Failure> {
     let (paths_tx, paths_rx) = std::sync::mpsc::channel();
     let (ours, theirs) = std::thread::scope(|s| {
@@ -166,48 +165,13 @@ fn types_content(file: &mut syn::File) -> Option<&mut Vec<syn::Item>> {
 
 /// Our half: the service module with an empty `types`, the operations and everything after.
 fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Catalogs<'_>) -> Result<String, String> {
-    // The client is printed beside the rest, on a thread of its own: the last of the module to
-    // be printed, it would otherwise run alone after typify's half and the documents are done.
-    let client = || {
-        with_ops(svc, &paths, |ops, _| {
-            let mut out = Printer::within(svc);
-            client::client(svc, ops, ops::view_bounds(ops).as_ref(), &mut out)?;
-            Ok(out.text)
-        })
-    };
-    let server = || with_ops(svc, &paths, |ops, texts| server(svc, ops, texts, catalogs));
-    let (client, server) = crate::threads::join(crate::threads::MAIN_STACK, client, server);
-    Ok(format!("{}{}}}\n", server?, client?))
-}
-
-/// `print` of the service's operations, built on the calling thread (tokens stay on theirs).
-fn with_ops(
-    svc: &Service,
-    paths: &BTreeMap<String, String>,
-    print: impl FnOnce(&[ops::Op<'_>], &statics::Texts) -> Result<String, String>,
-) -> Result<String, String> {
-    let paths = parsed(paths)?;
+    let mut paths: BTreeMap<String, TokenStream> = paths
+        .into_iter()
+        .map(|(name, path)| path.parse().map(|p| (name, p)).map_err(|e| format!("type path `{path}`: {e}")))
+        .collect::<Result<_, _>>()?;
     let texts = statics::Texts::default();
     let ops: Vec<ops::Op<'_>> =
-        svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &paths, &texts)).collect();
-    print(&ops, &texts)
-}
-
-/// The operation schemas' Rust paths, parsed.
-fn parsed(paths: &BTreeMap<String, String>) -> Result<BTreeMap<String, TokenStream>, String> {
-    paths
-        .iter()
-        .map(|(name, path)| path.parse().map(|p| (name.clone(), p)).map_err(|e| format!("type path `{path}`: {e}")))
-        .collect()
-}
-
-/// The service module's text from its opening line to the client, not closed.
-fn server(
-    svc: &Service,
-    ops: &[ops::Op<'_>],
-    texts: &statics::Texts,
-    catalogs: super::Catalogs<'_>,
-) -> Result<String, String> {
+        svc.operations.iter().enumerate().map(|(i, op)| ops::Op::new(i, op, svc, &mut paths, &texts)).collect();
     let abi = stitchgen_runtime::GENERATED_ABI;
     let mut out = Printer::new(svc)?;
     out.item(quote! {
@@ -217,15 +181,16 @@ fn server(
         );
     })?;
     out.item(types_mod(TokenStream::new()))?;
-    for op in ops {
+    for op in &ops {
         match op.module() {
             ops::Module::Text(text) => out.text.push_str(&text),
             ops::Module::Printed(module, statics) => out.item_with(module, ops::STATICS, &statics)?,
         }
     }
-    ops::body(svc, ops, texts, &mut out)?;
+    ops::body(svc, &ops, &texts, &mut out)?;
     out.item(documents(catalogs))?;
-    Ok(out.text)
+    client::client(svc, &ops, ops::view_bounds(&ops).as_ref(), &mut out)?;
+    Ok(out.finish())
 }
 
 /// The service module printed an item (or a few) at a time: each is printed inside the service
@@ -243,11 +208,6 @@ impl Printer {
         let empty = print(service_mod(svc, TokenStream::new()))?;
         let open = empty.strip_suffix("{}\n").ok_or("the empty service module prints unlike `pub mod x {}`")?;
         Ok(Printer { module: ident(&svc.module), text: format!("{open}{{\n") })
-    }
-
-    /// Items of the service module printed after others printed elsewhere: no opening line.
-    fn within(svc: &Service) -> Printer {
-        Printer { module: ident(&svc.module), text: String::new() }
     }
 
     /// Prints `items`, the next items of the service module.
@@ -320,6 +280,12 @@ impl Printer {
             .and_then(|(_, rest)| rest.strip_suffix("}\n"))
             .ok_or("an item printed outside its module")?;
         Ok(inner.to_owned())
+    }
+
+    /// The whole module's text.
+    fn finish(mut self) -> String {
+        self.text.push_str("}\n");
+        self.text
     }
 }
 

@@ -58,17 +58,19 @@ impl<'a> Op<'a> {
         index: usize,
         op: &'a Operation,
         svc: &'a Service,
-        paths: &BTreeMap<String, TokenStream>,
+        paths: &mut BTreeMap<String, TokenStream>,
         texts: &'a Texts,
     ) -> Self {
-        let path = |role: &str| paths.get(&schema_name(op, role)).cloned();
+        // Each path is the operation's own (named after it): taken, not copied.
+        let output = paths.contains_key(&schema_name(op, "Output"));
+        let mut path = |role: &str| paths.remove(&schema_name(op, role));
         // A raw response's handler sets the status itself, in its `RawResponse`.
         let chooses = !op.successes.is_empty() && op.http_kind.raw_response.is_none();
         let main = chooses.then(|| Success {
             status: None,
             variant: format_ident!("{}", crate::naming::status_variant(op.main_status)),
             // Named from within the operation's module, where the enum is.
-            body: path("Output").map(|_| quote!(Output)),
+            body: output.then(|| quote!(Output)),
             desc: None,
         });
         let others = op.successes.iter().filter(|_| chooses).map(|a| {
@@ -80,7 +82,7 @@ impl<'a> Op<'a> {
                 desc: a.desc.clone(),
             }
         });
-        let successes = main.into_iter().chain(others).collect();
+        let successes: Vec<Success> = main.into_iter().chain(others).collect();
         Op {
             index,
             texts,
