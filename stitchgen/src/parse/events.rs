@@ -19,6 +19,45 @@ use crate::source::{FileId, Span};
 
 /// The tree of `text` when its one document is a mapping read plainly, spans in file 0.
 pub(super) fn read(text: &str) -> Option<Node> {
+    Some(part(text)?.0)
+}
+
+/// What reading a text took: summed over the halves of one text, it stays within the bounds of
+/// reading it whole.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Counts {
+    events: usize,
+    scalar_bytes: usize,
+    nodes: usize,
+}
+
+impl Counts {
+    /// The most one reading takes: well inside serde-saphyr's own bounds, so that what it
+    /// refuses is never read here.
+    pub(super) fn most() -> Counts {
+        let budget = serde_saphyr::Budget::default();
+        Counts { events: budget.max_events / 2, scalar_bytes: budget.max_total_scalar_bytes / 2, nodes: MAX_NODES / 2 }
+    }
+
+    /// Whether this is within `most` ([`Counts::most`]).
+    pub(super) fn within(self, most: Counts) -> bool {
+        self.events <= most.events && self.scalar_bytes <= most.scalar_bytes && self.nodes < most.nodes
+    }
+}
+
+impl std::ops::Add for Counts {
+    type Output = Counts;
+    fn add(self, other: Counts) -> Counts {
+        Counts {
+            events: self.events + other.events,
+            scalar_bytes: self.scalar_bytes + other.scalar_bytes,
+            nodes: self.nodes + other.nodes,
+        }
+    }
+}
+
+/// [`read`] of `text` in one piece, with what it took.
+pub(super) fn part(text: &str) -> Option<(Node, Counts)> {
     let budget = serde_saphyr::Budget::default();
     // The parser's options as serde-saphyr sets them for the DSL's budget.
     let options = serde_saphyr::granit_parser::options! {
@@ -29,14 +68,13 @@ pub(super) fn read(text: &str) -> Option<Node> {
             .max(MAX_YAML_DEPTH + 1),
         emit_comments: false,
     };
-    // Well inside serde-saphyr's own bounds, so that what it refuses is never read here.
-    let limits = Limits { events: budget.max_events / 2, scalar_bytes: budget.max_total_scalar_bytes / 2 };
     let mut parser = Parser::with_options(StrInput::new(text), options);
-    let mut tree = Tree { stack: Vec::new(), root: None, nodes: 0, events: 0, scalar_bytes: 0, documents: 0 };
+    let most = Counts::most();
+    let mut tree = Tree { stack: Vec::new(), root: None, counts: Counts::default(), most, documents: 0 };
     while let Some(next) = parser.next_event() {
         let (event, span) = next.ok()?;
-        tree.events += 1;
-        if tree.events > limits.events || tree.scalar_bytes > limits.scalar_bytes {
+        tree.counts.events += 1;
+        if !tree.counts.within(most) {
             return None;
         }
         let lo = span.start.byte_offset()?;
@@ -47,22 +85,16 @@ pub(super) fn read(text: &str) -> Option<Node> {
         }
     }
     let root = tree.root?;
-    matches!(root.value, Value::Map(_)).then_some(root)
-}
-
-struct Limits {
-    events: usize,
-    scalar_bytes: usize,
+    matches!(root.value, Value::Map(_)).then_some((root, tree.counts))
 }
 
 /// The collections open, innermost last, and the root once closed.
 struct Tree {
     stack: Vec<Open>,
     root: Option<Node>,
-    /// Nodes read so far, keys included.
-    nodes: usize,
-    events: usize,
-    scalar_bytes: usize,
+    /// Events, scalar bytes and nodes (keys included) read so far, and the most read.
+    counts: Counts,
+    most: Counts,
     documents: usize,
 }
 
@@ -98,7 +130,7 @@ impl Tree {
                 Open::Map(..) => return None,
             },
             Event::Scalar(text, style, 0, None) => {
-                self.scalar_bytes += text.len();
+                self.counts.scalar_bytes += text.len();
                 let key = matches!(self.stack.last(), Some(Open::Map(_, _, None)));
                 let value = if key { key_name(&text, style)? } else { scalar(text, style)? };
                 self.add(Node { value, span: at })?;
@@ -116,8 +148,8 @@ impl Tree {
 
     /// Adds a finished node to the collection open, or makes it the root.
     fn add(&mut self, node: Node) -> Option<()> {
-        self.nodes += 1;
-        if self.nodes >= MAX_NODES / 2 {
+        self.counts.nodes += 1;
+        if !self.counts.within(self.most) {
             return None;
         }
         match self.stack.last_mut() {

@@ -3,6 +3,7 @@
 pub mod ast;
 mod decode;
 mod events;
+mod halves;
 mod json;
 pub mod node;
 mod security;
@@ -163,7 +164,7 @@ pub fn load_as(
 /// straight from the parser's events.
 pub fn yaml(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) -> Option<Node> {
     let text = &sources.file(file).text;
-    if let Some(node) = json::read(text).or_else(|| events::read(text)) {
+    if let Some(node) = json::read(text).or_else(|| plain(text)) {
         return Some(node.with_file(file));
     }
     match saphyr(text, file) {
@@ -184,11 +185,17 @@ pub fn json_reads_as_yaml(text: &str) -> bool {
 }
 
 #[doc(hidden)]
-/// Whether the YAML read from the parser's events is the tree serde-saphyr makes of `text`
-/// (values and spans); `None` when `text` is not read from the events: the corpus test asks of
-/// every real YAML document and every contract imported.
+/// Whether the YAML read from the parser's events (in halves, where a large text splits) is the
+/// tree serde-saphyr makes of `text` (values and spans); `None` when `text` is not read from the
+/// events: the corpus test asks of every real YAML document and every contract imported.
 pub fn events_read_as_yaml(text: &str) -> Option<bool> {
-    events::read(text).map(|read| saphyr(text, FileId(0)).ok() == Some(read))
+    plain(text).map(|read| saphyr(text, FileId(0)).ok() == Some(read))
+}
+
+/// Plain YAML read from the parser's events: a large text in two halves side by side where it
+/// splits plainly ([`halves`]), else whole.
+fn plain(text: &str) -> Option<Node> {
+    halves::read(text).or_else(|| events::read(text))
 }
 
 /// `text` read by the YAML parser.

@@ -149,8 +149,12 @@ impl<'de> Deserialize<'de> for Node {
 }
 
 impl Node {
-    /// Moves every span of the tree into `file`.
+    /// Moves a tree as read (every span in `FileId(0)`) into `file`: the first file's tree, most
+    /// often the only one, stays as it is read.
     pub(crate) fn with_file(mut self, file: FileId) -> Self {
+        if file == FileId(0) {
+            return self;
+        }
         fn walk(n: &mut Node, file: FileId) {
             n.span.file = file;
             match &mut n.value {
