@@ -197,23 +197,14 @@ mod tests {
 
     #[test]
     fn every_yaml_fixture_read_in_halves_reads_as_it_reads_whole() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut pending = vec![root.join("fixtures"), root.join("build-examples")];
         let (mut split, mut whole) = (0, 0);
-        while let Some(dir) = pending.pop() {
-            for path in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
-                if path.is_dir() {
-                    pending.push(path);
-                } else if path.extension().is_some_and(|x| x == "yaml") {
-                    let Ok(text) = std::fs::read_to_string(&path) else { continue };
-                    match read_split(&text) {
-                        Some(halves) => {
-                            assert_eq!(Some(halves), super::events::part(&text).map(|(n, _)| n), "{}", path.display());
-                            split += 1;
-                        }
-                        None => whole += 1,
-                    }
+        for (path, text) in super::super::yaml_fixtures() {
+            match read_split(&text) {
+                Some(halves) => {
+                    assert_eq!(Some(halves), super::events::part(&text).map(|(n, _)| n), "{}", path.display());
+                    split += 1;
                 }
+                None => whole += 1,
             }
         }
         assert!(split >= 100 && whole >= 5, "{split} read in halves, {whole} whole");

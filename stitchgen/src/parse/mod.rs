@@ -192,6 +192,26 @@ pub fn events_read_as_yaml(text: &str) -> Option<bool> {
     plain(text).map(|read| saphyr(text, FileId(0)).ok() == Some(read))
 }
 
+/// Every YAML fixture and example contract of the repository with its text: what the readers'
+/// tests read.
+#[cfg(test)]
+fn yaml_fixtures() -> Vec<(std::path::PathBuf, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let (mut pending, mut out) = (vec![root.join("fixtures"), root.join("build-examples")], Vec::new());
+    while let Some(dir) = pending.pop() {
+        for path in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|x| x == "yaml")
+                && let Ok(text) = std::fs::read_to_string(&path)
+            {
+                out.push((path, text));
+            }
+        }
+    }
+    out
+}
+
 /// Plain YAML read from the parser's events: a large text in two halves side by side where it
 /// splits plainly ([`halves`]), else whole.
 fn plain(text: &str) -> Option<Node> {
