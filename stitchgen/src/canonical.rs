@@ -40,16 +40,37 @@ impl Canonical for str {
 /// An object of `entries` (each key once), its keys sorted as RFC 8785 sorts them.
 pub(crate) fn write_object(mut entries: Vec<(&str, &dyn Canonical)>, out: &mut String) {
     entries.sort_by(|a, b| utf16_order(a.0, b.0));
-    out.push('{');
-    for (i, (key, value)) in entries.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
+    joined(out, ('{', '}'), entries, |(key, value), out| {
         write_str(key, out);
         out.push(':');
         value.write_canonical(out);
+    });
+}
+
+/// `items` written by `each` between `brackets`, a comma between each two.
+fn joined<T>(
+    out: &mut String,
+    brackets: (char, char),
+    items: impl IntoIterator<Item = T>,
+    mut each: impl FnMut(T, &mut String),
+) {
+    out.push(brackets.0);
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        each(item, out);
     }
-    out.push('}');
+    out.push(brackets.1);
+}
+
+/// A `required` array's names, sorted: the order properties are written in never moves a digest.
+struct Required<'a>(Vec<&'a str>);
+
+impl Canonical for Required<'_> {
+    fn write_canonical(&self, out: &mut String) {
+        joined(out, ('[', ']'), &self.0, |name, out| write_str(name, out));
+    }
 }
 
 /// The first 16 lowercase hex characters of the SHA-256 of the canonical JSON of `value`.
@@ -109,43 +130,21 @@ fn write(value: &Value, out: &mut String) {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&number(n)),
         Value::String(s) => write_str(s, out),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(item, out);
-            }
-            out.push(']');
-        }
+        Value::Array(items) => joined(out, ('[', ']'), items, write),
         Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| utf16_order(a.0, b.0));
-            out.push('{');
-            for (i, (k, v)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_str(k, out);
-                out.push(':');
-                match (k.as_str(), v) {
-                    ("required", Value::Array(items)) if items.iter().all(Value::is_string) => {
-                        let mut sorted: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-                        sorted.sort_unstable();
-                        out.push('[');
-                        for (i, name) in sorted.into_iter().enumerate() {
-                            if i > 0 {
-                                out.push(',');
-                            }
-                            write_str(name, out);
-                        }
-                        out.push(']');
-                    }
-                    _ => write(v, out),
-                }
-            }
-            out.push('}');
+            let required = map.get("required").and_then(Value::as_array).and_then(|items| {
+                let mut names: Vec<&str> = items.iter().map(Value::as_str).collect::<Option<_>>()?;
+                names.sort_unstable();
+                Some(Required(names))
+            });
+            let entries = map
+                .iter()
+                .map(|(k, v)| match (k.as_str(), &required) {
+                    ("required", Some(names)) => (k.as_str(), names as &dyn Canonical),
+                    _ => (k.as_str(), v as &dyn Canonical),
+                })
+                .collect();
+            write_object(entries, out);
         }
     }
 }

@@ -143,19 +143,11 @@ fn join(mut first: Node, second: Node, key: &str, by: usize) -> Option<Node> {
 
 /// `node` with every span moved on by `by` bytes.
 fn moved(mut node: Node, by: usize) -> Node {
-    fn walk(n: &mut Node, by: u32) {
-        n.span.lo += by;
-        n.span.hi += by;
-        match &mut n.value {
-            Value::Seq(items) => items.iter_mut().for_each(|i| walk(i, by)),
-            Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-                walk(k, by);
-                walk(v, by);
-            }),
-            _ => {}
-        }
-    }
-    walk(&mut node, u32::try_from(by).unwrap_or(u32::MAX));
+    let by = u32::try_from(by).unwrap_or(u32::MAX);
+    node.each_span(&mut |span| {
+        span.lo = span.lo.saturating_add(by);
+        span.hi = span.hi.saturating_add(by);
+    });
     node
 }
 

@@ -152,22 +152,23 @@ impl Node {
     /// Moves a tree as read (every span in `FileId(0)`) into `file`: the first file's tree, most
     /// often the only one, stays as it is read.
     pub(crate) fn with_file(mut self, file: FileId) -> Self {
-        if file == FileId(0) {
-            return self;
+        if file != FileId(0) {
+            self.each_span(&mut |span| span.file = file);
         }
-        fn walk(n: &mut Node, file: FileId) {
-            n.span.file = file;
-            match &mut n.value {
-                Value::Seq(items) => items.iter_mut().for_each(|i| walk(i, file)),
-                Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-                    walk(k, file);
-                    walk(v, file);
-                }),
-                _ => {}
-            }
-        }
-        walk(&mut self, file);
         self
+    }
+
+    /// Calls `f` on the span of the node and of every node inside it.
+    pub(crate) fn each_span(&mut self, f: &mut impl FnMut(&mut Span)) {
+        f(&mut self.span);
+        match &mut self.value {
+            Value::Seq(items) => items.iter_mut().for_each(|i| i.each_span(f)),
+            Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+                k.each_span(f);
+                v.each_span(f);
+            }),
+            _ => {}
+        }
     }
 }
 

@@ -187,9 +187,9 @@ fn ours_half(svc: &Service, paths: BTreeMap<String, String>, catalogs: super::Ca
             ops::Module::Printed(module, statics) => out.item_with(module, ops::STATICS, &statics)?,
         }
     }
-    ops::body(svc, &ops, &texts, &mut out)?;
+    let view_bounds = ops::body(svc, &ops, &texts, &mut out)?;
     out.item(documents(catalogs))?;
-    client::client(svc, &ops, ops::view_bounds(&ops).as_ref(), &mut out)?;
+    client::client(svc, &ops, view_bounds.as_ref(), &mut out)?;
     Ok(out.finish())
 }
 

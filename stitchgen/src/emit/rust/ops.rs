@@ -522,8 +522,13 @@ impl<'a> Op<'a> {
 
 /// Everything after the operation modules but the client (their text constants, traits,
 /// dispatch, catalog and constructor: called once every module is built, as the modules register
-/// the texts).
-pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts, out: &mut super::Printer) -> Result<(), String> {
+/// the texts); and the bounds on the views and presenters a service value needs, when any.
+pub(super) fn body(
+    svc: &Service,
+    ops: &[Op<'_>],
+    texts: &Texts,
+    out: &mut super::Printer,
+) -> Result<Option<TokenStream>, String> {
     let constants = texts.constants();
     let view_methods: Vec<TokenStream> = ops.iter().filter_map(Op::view_method).collect();
     let presenter_methods: Vec<TokenStream> = ops.iter().flat_map(Op::presenter_methods).collect();
@@ -539,8 +544,9 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts, out: &mut super
     let handler_doc = format!(" The `{name}` service's handlers: one async method per endpoint and runtime tool.");
     // `Glue<H, V>`: the handler `H`, and the views and presenters of `V` (the handler itself, or
     // the caller's own in front of a remote service).
-    let bounds = bounds(ops);
+    let mut bounds = Vec::new();
     let views = (!view_methods.is_empty()).then(|| {
+        bounds.push(quote!(Views));
         let text = format!(" Tool views of the `{name}` service with `project: true`: pure, synchronous projections (no `self`, no context).");
         quote! {
             #[doc = #text]
@@ -550,6 +556,7 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts, out: &mut super
         }
     });
     let presenters = (!presenter_methods.is_empty()).then(|| {
+        bounds.push(quote!(Presenters));
         let text = format!(" Presenters of the `{name}` service's runtime tools.");
         quote! {
             #[doc = #text]
@@ -558,7 +565,7 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts, out: &mut super
             }
         }
     });
-    let view_bounds = view_bounds(ops);
+    let view_bounds = (!bounds.is_empty()).then(|| quote!(#(#bounds)+*));
     let glue_bounds = quote!(H: Handler, V: 'static #(+ #bounds)*);
     let service_bounds = match &view_bounds {
         Some(b) => quote!(H: Handler + #b),
@@ -624,19 +631,5 @@ pub(super) fn body(svc: &Service, ops: &[Op<'_>], texts: &Texts, out: &mut super
     out.item(glue)?;
     out.chunked(dispatch, quote!(__stitchgen_marker => {}), arms)?;
     out.item(service)?;
-    Ok(())
-}
-
-/// The traits a service value's views type must have: `Views` where an operation projects,
-/// `Presenters` where one presents.
-fn bounds(ops: &[Op<'_>]) -> Vec<TokenStream> {
-    let views = ops.iter().any(Op::projects).then(|| quote!(Views));
-    let presenters = ops.iter().any(|o| !o.presenters().is_empty()).then(|| quote!(Presenters));
-    views.into_iter().chain(presenters).collect()
-}
-
-/// [`bounds`] as one bound (`Views + Presenters`), when there is any.
-pub(super) fn view_bounds(ops: &[Op<'_>]) -> Option<TokenStream> {
-    let bounds = bounds(ops);
-    (!bounds.is_empty()).then(|| quote!(#(#bounds)+*))
+    Ok(view_bounds)
 }
